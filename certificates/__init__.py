@@ -1,0 +1,1 @@
+"""attncert certificates: the certificate model, registry, per-paper certificates and the CLI."""

@@ -1,0 +1,5 @@
+import sys
+
+from certificates.cli import main
+
+sys.exit(main())

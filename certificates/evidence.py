@@ -1,0 +1,178 @@
+"""Constructors for evidence: each one states its rule and picks the verdict from it.
+
+- ``exact_zero``: PROVED when SymPy reduces an expression to 0, REFUTED otherwise.
+- ``printed``: REPRODUCED when a regenerated value rounds to a printed one under the rule
+  the printed digits imply, MISMATCH otherwise.
+- ``within``: VERIFIED when a float residual is within a stated tolerance.
+"""
+
+from __future__ import annotations
+
+import decimal
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import sympy as sp
+
+from certificates.model import CrossCheck, Evidence, Verdict
+
+
+def reduces_to_zero(expr: sp.Expr | sp.MatrixBase) -> bool:
+    """True iff SymPy proves ``expr`` identically zero (exact arithmetic, no floats)."""
+    if isinstance(expr, sp.MatrixBase):
+        return all(reduces_to_zero(e) for e in expr)
+    expr = sp.sympify(expr)
+    if expr.has(sp.Float):
+        raise TypeError(f"exact_zero given a float expression: {expr}")
+    if expr == 0:
+        return True
+    for reducer in (sp.expand, sp.simplify, lambda e: sp.radsimp(sp.together(e)), sp.trigsimp):
+        if sp.simplify(reducer(expr)) == 0:
+            return True
+    return False
+
+
+def exact_zero(
+    expr: sp.Expr | sp.MatrixBase,
+    *,
+    proved: str,
+    refuted: str = "does not reduce to zero",
+    cross_check: CrossCheck | None = None,
+    details: Mapping[str, Any] | None = None,
+) -> Evidence:
+    """PROVED if ``expr`` reduces to zero exactly, else REFUTED with the residual shown."""
+    ok = reduces_to_zero(expr)
+    shown = sp.sstr(expr if ok else sp.simplify(expr))
+    return Evidence(
+        verdict=Verdict.PROVED if ok else Verdict.REFUTED,
+        summary=proved if ok else f"{refuted}: residual {shown[:160]}",
+        residual=0 if ok else shown,
+        expression=sp.sstr(expr),
+        cross_check=cross_check,
+        details=dict(details or {}),
+    )
+
+
+def all_exact(
+    checks: Sequence[tuple[str, bool]],
+    *,
+    proved: str,
+    cross_check: CrossCheck | None = None,
+    details: Mapping[str, Any] | None = None,
+) -> Evidence:
+    """PROVED if every named exact sub-check holds; REFUTED naming the first that fails."""
+    failed = [name for name, ok in checks if not ok]
+    return Evidence(
+        verdict=Verdict.REFUTED if failed else Verdict.PROVED,
+        summary=f"fails: {'; '.join(failed)}" if failed else proved,
+        residual={name: ok for name, ok in checks},
+        cross_check=cross_check,
+        details=dict(details or {}),
+    )
+
+
+# --- printed numbers ---------------------------------------------------------------------
+def rounding_rule(printed: str) -> str:
+    """The rule a printed string implies: its decimals, or its significant digits in e-notation."""
+    mantissa, _, _ = printed.lower().partition("e")
+    if "e" in printed.lower():
+        digits = len(mantissa.replace("-", "").replace(".", "").lstrip("0"))
+        return f"round half-up to {digits} significant digits"
+    decimals = len(mantissa.partition(".")[2])
+    return f"round half-up to {decimals} decimals"
+
+
+def _round_decimals_half_up(value: Any, printed: str) -> str:
+    exact = decimal.Decimal(str(sp.N(sp.sympify(value), 40)))
+    quantum = decimal.Decimal(1).scaleb(-len(printed.partition(".")[2]))
+    return str(exact.quantize(quantum, rounding=decimal.ROUND_HALF_UP))
+
+
+def _same_number(a: str, b: str) -> bool:
+    return decimal.Decimal(a) == decimal.Decimal(b)
+
+
+def _round_sig_half_up(value: Any, printed: str) -> str:
+    exact = decimal.Decimal(str(sp.N(sp.sympify(value), 40)))
+    mantissa = printed.lower().partition("e")[0]
+    digits = len(mantissa.replace("-", "").replace(".", "").lstrip("0"))
+    if exact == 0:
+        return "0"
+    shift = exact.adjusted() - digits + 1
+    quantum = decimal.Decimal(1).scaleb(shift)
+    return str(exact.quantize(quantum, rounding=decimal.ROUND_HALF_UP))
+
+
+def regenerate(value: Any, printed: str) -> str:
+    """``value`` rounded half-up as ``printed`` is written (decimals or significant digits)."""
+    if "e" in printed.lower():
+        return _round_sig_half_up(value, printed)
+    return _round_decimals_half_up(value, printed)
+
+
+def printed(
+    rows: Iterable[tuple[str, Any, str]],
+    *,
+    what: str,
+    details: Mapping[str, Any] | None = None,
+) -> Evidence:
+    """Compare regenerated values with printed ones, row by row.
+
+    ``rows`` holds (row label, regenerated exact or float value, printed string). The rule
+    for each row is the one its printed digits imply (half-up rounding).
+    """
+    table = []
+    for label, value, shown in rows:
+        got = regenerate(value, shown)
+        table.append(
+            {
+                "row": label,
+                "regenerated": sp.sstr(sp.N(sp.sympify(value), 8)),
+                "rounded": got,
+                "printed": shown,
+                "rule": rounding_rule(shown),
+                "match": _same_number(got, shown),
+            }
+        )
+    bad = [r for r in table if not r["match"]]
+    if bad:
+        first = bad[0]
+        summary = (
+            f"{what}: {len(bad)}/{len(table)} rows differ, e.g. {first['row']}: "
+            f"{first['regenerated']} rounds to {first['rounded']}, printed {first['printed']}"
+        )
+    else:
+        summary = f"{what}: all {len(table)} printed values regenerated"
+    return Evidence(
+        verdict=Verdict.MISMATCH if bad else Verdict.REPRODUCED,
+        summary=summary,
+        measured=[r["rounded"] for r in table],
+        reference=[r["printed"] for r in table],
+        rounding="half-up to the printed digits",
+        details={"rows": table, **dict(details or {})},
+    )
+
+
+# --- float checks ------------------------------------------------------------------------
+def within(
+    residual: float,
+    *,
+    tolerance: float,
+    what: str,
+    fail: Verdict = Verdict.REFUTED,
+    measured: Any = None,
+    reference: Any = None,
+    details: Mapping[str, Any] | None = None,
+) -> Evidence:
+    """VERIFIED when ``residual <= tolerance`` (a NaN residual fails), else ``fail``."""
+    residual = float(residual)
+    ok = residual <= tolerance  # False for NaN
+    return Evidence(
+        verdict=Verdict.VERIFIED if ok else fail,
+        summary=f"{what}: residual {residual:.3g} {'<=' if ok else '>'} tol {tolerance:.3g}",
+        measured=measured,
+        reference=reference,
+        tolerance=tolerance,
+        residual=residual,
+        details=dict(details or {}),
+    )

@@ -1,0 +1,178 @@
+"""Deployment claims: Props 73, 76, 77 and Eq. 64 (psa.md §2.2, §3.1-§3.3)."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from certificates.evidence import all_exact, exact_zero, within
+from certificates.model import Context, Evidence, Method, Mutant, Provenance, Verdict
+from certificates.psa import claim
+from certificates.registry import certificate
+from solvers import psa_operators as ops
+from solvers.backend import get_backend
+from theory import psa as th
+
+g = th.gamma
+d, T, layers = sp.symbols("d T L_layers", positive=True)
+
+
+@certificate(
+    "psa.incremental_decoding_equals_full_recompute",
+    claim=claim(
+        "Prop 73",
+        "decoding token by token with a cache of sheared keys and the previous raw q, k equals full recomputation",
+        Provenance.VERBATIM,
+        "Prop 73",
+    ),
+    method=Method.NUMERIC,
+    expected=Verdict.VERIFIED,
+    params={"carry_previous": True},
+    mutant=Mutant("the previous raw q, k not carried (p_t = 0 at every step)", {"carry_previous": False}),
+    tags=("prop73", "deployment"),
+)
+def incremental_decoding(ctx: Context, *, carry_previous) -> Evidence:
+    backend = get_backend(ctx.backend)
+    seq, width = 48, 16
+    q, k, v = (backend.standard_normal(ctx.seed + i, (seq, width)) for i in range(3))
+    worst = 0.0
+    for gam_q, gam_k in ((0.5, 0.5), (0.0, 1.0), (2.0, 0.3)):
+        full = ops.causal_attention(backend, q, k, v, gam_q, gam_k)
+        inc = ops.incremental_decode(backend, q, k, v, gam_q, gam_k, carry_previous=carry_previous)
+        worst = max(worst, float(backend.xp.max(backend.xp.abs(full - inc))))
+    return within(
+        worst,
+        tolerance=1e-12,
+        what="max |incremental - full| over 3 (gamma_q, gamma_k), T = 48, d_k = 16",
+        details={"backend": backend.name},
+    )
+
+
+@certificate(
+    "psa.extra_state_is_one_over_T_of_the_cache",
+    claim=claim(
+        "Prop 73; Table 13",
+        "the extra persistent state is 2d per layer, 2d L_layers in total: 1/T of the 2d L_layers T KV cache",
+        Provenance.VERBATIM,
+        "Prop 73",
+        "Table 13",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"claimed": 1 / T},
+    mutant=Mutant("2/T of the cache", {"claimed": 2 / T}),
+    tags=("prop73", "deployment"),
+)
+def extra_state(ctx: Context, *, claimed) -> Evidence:
+    return exact_zero(th.extra_state_fraction(d, layers, T) - claimed, proved="2 d L / (2 d L T) = 1/T")
+
+
+@certificate(
+    "psa.shared_prefix_gives_identical_sheared_keys",
+    claim=claim(
+        "Prop 76",
+        "the shear is a causal two-tap FIR: two sequences sharing an n-token prefix have identical sheared keys at positions < n",
+        Provenance.VERBATIM,
+        "Prop 76",
+    ),
+    method=Method.NUMERIC,
+    expected=Verdict.VERIFIED,
+    params={"lookahead": False},
+    mutant=Mutant("a centred (non-causal) difference k_{t+1} - k_{t-1}", {"lookahead": True}),
+    tags=("prop76", "deployment"),
+)
+def shared_prefix(ctx: Context, *, lookahead) -> Evidence:
+    backend = get_backend(ctx.backend)
+    xp = backend.xp
+    prefix, tail_a, tail_b = (backend.standard_normal(ctx.seed + i, (n, 16)) for i, n in enumerate((20, 12, 12)))
+    a, b = xp.concat([prefix, tail_a]), xp.concat([prefix, tail_b])
+
+    def keys(x):
+        if lookahead:
+            nxt = xp.concat([x[1:], x[-1:]])
+            prev = xp.concat([x[:1], x[:-1]])
+            return x + 0.8 * (nxt - prev) / 2
+        return ops.sheared_stream(backend, x, 0.8)
+
+    differences = float(xp.max(xp.abs(keys(a)[:20] - keys(b)[:20])))
+    return within(differences, tolerance=0.0, what="max |k~_a - k~_b| on the shared 20-token prefix (bitwise)")
+
+
+@certificate(
+    "psa.int8_headroom_bound_holds",
+    claim=claim(
+        "Prop 77 (bound)",
+        "|k~_t|_inf <= (1 + gamma)|k_t|_inf + gamma |k_{t-1}|_inf <= (1 + 2 gamma) max |k|_inf",
+        Provenance.VERBATIM,
+        "Prop 77",
+    ),
+    method=Method.NUMERIC,
+    expected=Verdict.VERIFIED,
+    params={"factor": th.int8_range_factor},
+    mutant=Mutant("range factor 1 + gamma", {"factor": lambda gg: 1 + gg}),
+    tags=("prop77", "deployment"),
+)
+def int8_bound(ctx: Context, *, factor) -> Evidence:
+    backend = get_backend(ctx.backend)
+    xp = backend.xp
+    worst = -float("inf")
+    for i, gam in enumerate((0.05, 0.1, 0.2, 0.4, 1.0)):
+        k = backend.standard_normal(ctx.seed + i, (256, 64, 32))  # batch x time x width
+        k_tilde = ops.sheared_stream(backend, xp.permute_dims(k, (1, 0, 2)), gam)
+        lhs = xp.max(xp.abs(k_tilde), axis=(0, 2))
+        bound = float(factor(sp.Float(gam))) * xp.max(xp.abs(k), axis=(1, 2))
+        worst = max(worst, float(xp.max(lhs - bound)))
+    # the check passes when the bound is never exceeded: residual = max(0, worst excess)
+    return within(
+        max(worst, 0.0),
+        tolerance=0.0,
+        what="largest excess of |k~|_inf over the bound, 256 sequences x 5 gammas",
+        details={"max(lhs - bound)": worst, "backend": backend.name},
+    )
+
+
+@certificate(
+    "psa.int8_headroom_is_tight_at_nyquist",
+    claim=claim(
+        "Prop 77 (tightness)",
+        "the bound is attained when k_{t-1} = -k_t (Nyquist input): cost exactly log2(1 + 2 gamma) bits",
+        Provenance.VERBATIM,
+        "Prop 77",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"previous": lambda kt: -kt},
+    mutant=Mutant("a constant input k_{t-1} = k_t", {"previous": lambda kt: kt}),
+    tags=("prop77", "deployment"),
+)
+def int8_tight(ctx: Context, *, previous) -> Evidence:
+    kt = sp.Symbol("k", positive=True)
+    gp = sp.Symbol("gamma", positive=True)
+    sheared = (1 + gp) * kt - gp * previous(kt)
+    return all_exact(
+        [
+            ("|k~| = (1 + 2 gamma)|k|", sp.simplify(sp.Abs(sheared) - th.int8_range_factor(gp) * kt) == 0),
+            ("extra bits log2(1 + 2 gamma)", sp.simplify(th.int8_extra_bits(gp) - sp.log(1 + 2 * gp) / sp.log(2)) == 0),
+        ],
+        proved="at k_{t-1} = -k_t the sheared key is exactly (1 + 2 gamma) k_t",
+    )
+
+
+@certificate(
+    "psa.overhead_fraction_simplifies",
+    claim=claim(
+        "Eq. 64",
+        "overhead = 6d/(24 d^2 + 4 T d) = 6/(24 d + 4 T) = 3/(12 d + 2 T)",
+        Provenance.VERBATIM,
+        "Eq. 64",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"claimed": 6 / (24 * d + 4 * T)},
+    mutant=Mutant("6/(24 d + 2 T)", {"claimed": 6 / (24 * d + 2 * T)}),
+    tags=("eq64", "deployment"),
+)
+def overhead(ctx: Context, *, claimed) -> Evidence:
+    return exact_zero(
+        sp.cancel(th.overhead_fraction(d, T) - claimed),
+        proved=f"cancel gives {sp.sstr(sp.cancel(th.overhead_fraction(d, T)))}",
+    )

@@ -1,0 +1,432 @@
+"""Symplectic structure of the shear: Lemma 4, C4, C5, C6, C9, Thm 27, Thm 38 and the
+classical integrator facts of Table 3 (psa.md §1.2, §2.1-§2.2)."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from certificates.crosscheck import random_instances
+from certificates.evidence import all_exact, exact_zero, within
+from certificates.model import Context, Evidence, Method, Mutant, Provenance, Verdict
+from certificates.psa import claim
+from certificates.registry import certificate
+from solvers import psa_operators as ops
+from solvers.backend import get_backend
+from theory import psa as th
+
+g, gq, gk, eps, h = th.gamma, th.gamma_q, th.gamma_k, th.eps, th.h
+GAMMAS_7 = (0.0, 0.1, 0.5, 1.0, 2.0, 3.0, 7.25)
+
+
+def _tilted_shear(gam: sp.Expr, n: int = 1) -> sp.Matrix:
+    """A perturbed operator for negative controls: the shear with its q-block scaled by 1 + gamma^2."""
+    m = th.upper_shear(gam, n)
+    m[:n, :n] = (1 + gam**2) * sp.eye(n)
+    return m
+
+
+def _symplectic_defect(m: sp.Matrix, n: int) -> sp.Matrix:
+    j = sp.diag(*[th.symplectic_form(n)] * (m.shape[0] // (2 * n)))
+    return sp.expand(m.T * j * m - j)
+
+
+def _shear_cross_check(ctx: Context, operator_entries) -> object:
+    """max |M^T J M - J| over random gamma for the 2x2 scalar-block form, batched."""
+
+    def errors(backend, draws):
+        xp = backend.xp
+        a, b, c, e = operator_entries(xp, 3 * draws[:, 0])
+        # M^T J M for M = [[a, b], [c, e]] and J = [[0, 1], [-1, 0]] equals det(M) J
+        return a * e - b * c - 1.0
+
+    return random_instances(
+        ctx, description="det M - 1 at 4096 random gamma (2x2 scalar blocks)", n=4096, width=1, errors=errors
+    )
+
+
+@certificate(
+    "psa.shear_is_exact_hamiltonian_flow",
+    claim=claim(
+        "Lemma 4",
+        "M_gamma = exp(gamma X_H) with X_H = J grad H = [[0, I], [0, 0]] nilpotent: the exact gamma-flow of H = |p|^2/2",
+        Provenance.DERIVED,
+        "Lemma 4",
+        latex=r"M_\gamma=\exp(\gamma X_H)",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"generator": th.hamiltonian_vector_field},
+    mutant=Mutant("generator [[0, 0], [I, 0]] (the lower field)", {"generator": lambda n=1: th.lower_shear(1, n) - sp.eye(2 * n)}),
+    tags=("lemma4", "symplectic"),
+)
+def hamiltonian_flow(ctx: Context, *, generator) -> Evidence:
+    n = 2
+    x = generator(n)
+    flow = (g * x).exp()
+    return all_exact(
+        [
+            ("X_H^2 = 0", (x * x).is_zero_matrix),
+            ("exp(gamma X_H) = M_gamma", sp.simplify(flow - th.upper_shear(g, n)).is_zero_matrix),
+            ("d/dgamma M = X_H M", sp.simplify(sp.diff(flow, g) - x * flow).is_zero_matrix),
+        ],
+        proved="exp(gamma X_H) = I + gamma X_H = M_gamma (blocks of width 2)",
+    )
+
+
+@certificate(
+    "psa.shear_is_symplectic",
+    claim=claim(
+        "Thm 38 (i); C6",
+        "M_gamma^T J M_gamma = J for every gamma",
+        Provenance.VERBATIM,
+        "Thm 38 (i)",
+        "C6",
+        latex=r"M_\gamma^\top J M_\gamma = J",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"operator": th.upper_shear},
+    mutant=Mutant("q-block scaled by 1 + gamma^2", {"operator": _tilted_shear}),
+    tags=("C6", "symplectic"),
+)
+def shear_symplectic(ctx: Context, *, operator) -> Evidence:
+    defect = _symplectic_defect(operator(g, 3), 3)
+    scalar = operator(g, 1)
+
+    def entries(xp, gam):
+        f = sp.lambdify(g, list(scalar), modules=[{"sin": xp.sin, "cos": xp.cos}, "math"])
+        return [v + 0 * gam for v in f(gam)]
+
+    return exact_zero(defect, proved="M^T J M - J = 0 identically (blocks of width 3)", cross_check=_shear_cross_check(ctx, entries))
+
+
+@certificate(
+    "psa.shear_float64_residual_is_zero",
+    claim=claim(
+        "Thm 38 (i); C6 (float64)",
+        "as float64 2d_k x 2d_k matrices at d_k = 64 the residual max|M^T J M - J| is exactly 0.0 (7 gammas)",
+        Provenance.VERBATIM,
+        "C6",
+    ),
+    method=Method.NUMERIC,
+    expected=Verdict.VERIFIED,
+    params={"q_block_scale": 1.0},
+    mutant=Mutant("q-block of M scaled by 1 + 1e-12", {"q_block_scale": 1.0 + 1e-12}),
+    tags=("C6", "symplectic", "float64"),
+)
+def shear_float64(ctx: Context, *, q_block_scale) -> Evidence:
+    backend = get_backend(ctx.backend)
+    j = ops.symplectic_matrix(backend, 64)
+    residuals = [
+        ops.symplectic_residual(backend, ops.kron_block(backend, [[q_block_scale, gam], [0.0, 1.0]], 64), j)
+        for gam in GAMMAS_7
+    ]
+    return within(
+        max(residuals),
+        tolerance=0.0,
+        what="max |M^T J M - J| at d_k = 64 over 7 gammas",
+        measured=residuals,
+        reference=0.0,
+        details={"gammas": GAMMAS_7, "backend": backend.name},
+    )
+
+
+@certificate(
+    "psa.joint_shear_is_symplectic_and_conserves_energy",
+    claim=claim(
+        "Prop 36 (i)-(ii); C4",
+        "(M_gq (+) M_gk)^T (J (+) J) (M_gq (+) M_gk) = J (+) J for all gamma_q, gamma_k, and H_joint is invariant",
+        Provenance.VERBATIM,
+        "Prop 36 (i)-(ii)",
+        "C4",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"operator": th.upper_shear},
+    mutant=Mutant("key shear with its q-block scaled by 1 + gamma_k^2", {"operator": _tilted_shear}),
+    tags=("C4", "symplectic"),
+)
+def joint_symplectic(ctx: Context, *, operator) -> Evidence:
+    n = 2
+    m = sp.diag(th.upper_shear(gq, n), operator(gk, n))
+    state = sp.Matrix(sp.symbols(f"x0:{4 * n}", real=True))
+    image = m * state
+
+    def h_joint(s: sp.Matrix) -> sp.Expr:
+        return th.kinetic_energy(s[: 2 * n, :], n) + th.kinetic_energy(s[2 * n :, :], n)
+
+    return all_exact(
+        [
+            ("M^T (J+J) M = J+J", _symplectic_defect(m, n).is_zero_matrix),
+            ("H_joint(M z) = H_joint(z)", sp.expand(h_joint(image) - h_joint(state)) == 0),
+        ],
+        proved="the joint shear is symplectic for all (gamma_q, gamma_k) and leaves H_joint invariant",
+    )
+
+
+@certificate(
+    "psa.joint_shear_float64_residual_is_zero",
+    claim=claim(
+        "Prop 36 (i); C4 (float64)",
+        "as float64 4d_k x 4d_k matrices at d_k = 64 the joint residual is exactly 0.0 (7 gamma pairs)",
+        Provenance.VERBATIM,
+        "C4",
+    ),
+    method=Method.NUMERIC,
+    expected=Verdict.VERIFIED,
+    params={"scale_p_block": 1.0},
+    mutant=Mutant("momentum block of the key shear scaled by 1 + 1e-9", {"scale_p_block": 1.0 + 1e-9}),
+    tags=("C4", "symplectic", "float64"),
+)
+def joint_float64(ctx: Context, *, scale_p_block) -> Evidence:
+    backend = get_backend(ctx.backend)
+    j = ops.symplectic_matrix(backend, 64)
+    jj = ops.block_diag(backend, j, j)
+    residuals = []
+    for gam_q, gam_k in zip(GAMMAS_7, reversed(GAMMAS_7)):
+        key = ops.kron_block(backend, [[1.0, gam_k], [0.0, scale_p_block]], 64)
+        m = ops.block_diag(backend, ops.shear_matrix(backend, gam_q, 64), key)
+        residuals.append(ops.symplectic_residual(backend, m, jj))
+    return within(
+        max(residuals),
+        tolerance=0.0,
+        what="max |M^T (J+J) M - (J+J)| at d_k = 64 over 7 (gamma_q, gamma_k)",
+        measured=residuals,
+        reference=0.0,
+        details={"backend": backend.name},
+    )
+
+
+def _vec(name: str, n: int = 4) -> sp.Matrix:
+    return sp.Matrix(sp.symbols(f"{name}0:{n}", real=True))
+
+
+@certificate(
+    "psa.unequal_shear_score_bias_is_linear",
+    claim=claim(
+        "Prop 36 (iii); C5",
+        "with gamma_k = gamma_q + eps, s_asym - s_sym = eps (q^T p_k + gamma_q p_q^T p_k): linear in eps",
+        Provenance.VERBATIM,
+        "Prop 36 (iii)",
+        "C5",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"bias_coefficient": gq},
+    mutant=Mutant("bias eps (q^T p_k + gamma_k p_q^T p_k)", {"bias_coefficient": gq + eps}),
+    tags=("C5",),
+)
+def score_bias(ctx: Context, *, bias_coefficient) -> Evidence:
+    q, pq, k, pk = _vec("q"), _vec("pq"), _vec("k"), _vec("pk")
+
+    def score(gam_q, gam_k):
+        return ((q + gam_q * pq).T * (k + gam_k * pk))[0, 0]
+
+    claimed = eps * ((q.T * pk)[0, 0] + bias_coefficient * (pq.T * pk)[0, 0])
+    return exact_zero(
+        score(gq, gq + eps) - score(gq, gq) - claimed,
+        proved="s_asym - s_sym - eps (q^T p_k + gamma_q p_q^T p_k) expands to 0 (d = 4)",
+    )
+
+
+@certificate(
+    "psa.transport_identity",
+    claim=claim(
+        "Prop 34; C9",
+        "B = (Pi M_gq)^T (Pi M_gk) is symmetric when gamma_q = gamma_k and B - B^T = (gamma_k - gamma_q) J "
+        "otherwise; 2a_t^T(a_t - a_{t-1}) = |a_t|^2 - |a_{t-1}|^2 + |a_t - a_{t-1}|^2",
+        Provenance.RECONSTRUCTED,
+        "Prop 34",
+        "C9",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"antisymmetric_part": lambda a, b: (b - a) * th.symplectic_form(2)},
+    mutant=Mutant("B - B^T = (gamma_q - gamma_k) J", {"antisymmetric_part": lambda a, b: (a - b) * th.symplectic_form(2)}),
+    tags=("C9",),
+)
+def transport_identity(ctx: Context, *, antisymmetric_part) -> Evidence:
+    b_sym = th.score_form(g, g, 2)
+    b_asym = th.score_form(gq, gk, 2)
+    a_t, a_prev = _vec("a"), _vec("b")
+    lhs = 2 * (a_t.T * (a_t - a_prev))[0, 0]
+    rhs = (a_t.T * a_t)[0, 0] - (a_prev.T * a_prev)[0, 0] + ((a_t - a_prev).T * (a_t - a_prev))[0, 0]
+    return all_exact(
+        [
+            ("B_sym = B_sym^T", (b_sym - b_sym.T).is_zero_matrix),
+            ("B_asym - B_asym^T = claimed", sp.expand(b_asym - b_asym.T - antisymmetric_part(gq, gk)).is_zero_matrix),
+            ("summation by parts", sp.expand(lhs - rhs) == 0),
+        ],
+        proved="B_sym self-adjoint; B_asym - B_asym^T = (gamma_k - gamma_q) J; summation by parts holds",
+    )
+
+
+@certificate(
+    "psa.position_fixing_symplectic_maps_are_symmetric_shears",
+    claim=claim(
+        "Thm 27 (second formalisation)",
+        "[[A, B], [0, I]] is symplectic iff A = I and B = B^T; isotropy (B = gamma I) gives M_gamma",
+        Provenance.DERIVED,
+        "Thm 27",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"family": lambda b: sp.Matrix([[b[0], b[1]], [b[1], b[2]]])},
+    mutant=Mutant("B antisymmetric", {"family": lambda b: sp.Matrix([[0, b[1]], [-b[1], 0]])}),
+    tags=("thm27", "symplectic"),
+)
+def position_fixing_maps(ctx: Context, *, family) -> Evidence:
+    n = 2
+    a = sp.Matrix(2, 2, sp.symbols("a0:4", real=True))
+    b = sp.Matrix(2, 2, sp.symbols("b0:4", real=True))
+
+    def general(aa, bb):
+        return sp.Matrix(sp.BlockMatrix([[aa, bb], [sp.zeros(n), sp.eye(n)]]))
+
+    equations = [e for e in _symplectic_defect(general(a, b), n) if e != 0]
+    solutions = sp.solve(equations, list(a) + list(b), dict=True)
+    forced = [
+        all(s.get(sym, sym) == val for sym, val in zip(a, sp.eye(n))) and s.get(b[2], b[2]) == s.get(b[1], b[1])
+        for s in solutions
+    ]
+    params = sp.symbols("c0:3", real=True)
+    family_ok = _symplectic_defect(general(sp.eye(n), family(params)), n).is_zero_matrix
+    return all_exact(
+        [
+            ("every solution has A = I and B symmetric", bool(solutions) and all(forced)),
+            ("the claimed family is symplectic", family_ok),
+            ("B = gamma I gives M_gamma", (general(sp.eye(n), g * sp.eye(n)) - th.upper_shear(g, n)).is_zero_matrix),
+        ],
+        proved="M^T J M = J  <=>  A = I, B = B^T; the isotropic member is M_gamma",
+        details={"solutions": sp.sstr(solutions)},
+    )
+
+
+@certificate(
+    "psa.shear_is_the_unique_dc_neutral_high_pass_two_tap",
+    claim=claim(
+        "Thm 27 (uniqueness)",
+        "a two-tap a q_t + b q_{t-1} that is DC-neutral (a + b = 1) is (1 + gamma, -gamma) = M_gamma, "
+        "and it is high-pass (|a - b| > |a + b|) iff gamma > 0 or gamma < -1",
+        Provenance.DERIVED,
+        "Thm 27",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"taps": (1 + g, -g)},
+    mutant=Mutant("the low-pass two-tap (1 - gamma, gamma)", {"taps": (1 - g, g)}),
+    tags=("thm27",),
+)
+def two_tap_unique(ctx: Context, *, taps) -> Evidence:
+    a, b = sp.symbols("a b", real=True)
+    (dc_solution,) = sp.solve(sp.Eq(a + b, 1), a, dict=True)
+    shear_taps = sp.Poly(sp.expand(th.transfer_function(g, th.z) * th.z), th.z).all_coeffs()
+    high_pass = sp.solve_univariate_inequality(sp.Abs(taps[0] - taps[1]) > sp.Abs(taps[0] + taps[1]), g, relational=False)
+    expected_set = sp.Union(sp.Interval.open(-sp.oo, -1), sp.Interval.open(0, sp.oo))
+    return all_exact(
+        [
+            ("DC line a = 1 - b is parametrised by gamma = -b", sp.simplify(dc_solution[a].subs(b, -g) - (1 + g)) == 0),
+            ("claimed taps are the shear's taps", [sp.expand(t) for t in taps] == [sp.expand(t) for t in shear_taps]),
+            ("high-pass set is gamma > 0 or gamma < -1", high_pass == expected_set),
+        ],
+        proved="DC-neutral two-taps are (1 + gamma, -gamma); high-pass iff gamma in (-oo, -1) U (0, oo)",
+        details={"high_pass_set": sp.sstr(high_pass)},
+    )
+
+
+@certificate(
+    "psa.shear_conserves_kinetic_energy",
+    claim=claim(
+        "Thm 38 (ii)",
+        "H(q, p) = |p|^2/2 is conserved by M_gamma (p is unchanged)",
+        Provenance.VERBATIM,
+        "Thm 38 (ii)",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"operator": th.upper_shear},
+    mutant=Mutant("the rotation family [[cI, sI], [-sI, cI]] (symplectic, but moves p)", {"operator": th.phase_rotation}),
+    tags=("thm38",),
+)
+def conserves_energy(ctx: Context, *, operator) -> Evidence:
+    n = 3
+    state = sp.Matrix(sp.symbols(f"x0:{2 * n}", real=True))
+    return exact_zero(
+        th.kinetic_energy(operator(g, n) * state, n) - th.kinetic_energy(state, n),
+        proved="H(M z) - H(z) = 0 identically",
+    )
+
+
+_FE = sp.Matrix([[1, h], [-h, 1]])  # forward Euler for q' = p, p' = -q
+_ROT = sp.Matrix([[sp.cos(h), sp.sin(h)], [-sp.sin(h), sp.cos(h)]])  # the exact flow
+
+
+def _stormer_verlet() -> sp.Matrix:
+    """Kick-drift-kick for H = (p^2 + q^2)/2, as a matrix acting on (q, p)."""
+    half_kick = sp.Matrix([[1, 0], [-h / 2, 1]])
+    drift = sp.Matrix([[1, h], [0, 1]])
+    return sp.expand(half_kick * drift * half_kick)
+
+
+@certificate(
+    "psa.forward_euler_energy_grows_geometrically",
+    claim=claim(
+        "Table 3 (forward Euler)",
+        "forward Euler on the harmonic oscillator has E_n/E_0 = (1 + dt^2)^n and det = 1 + dt^2 (not symplectic)",
+        Provenance.VERBATIM,
+        "Table 3",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"growth": 1 + h**2},
+    mutant=Mutant("growth factor 1 + dt per step", {"growth": 1 + h}),
+    tags=("table3",),
+)
+def forward_euler(ctx: Context, *, growth) -> Evidence:
+    checks = [
+        ("M^T M = growth I", sp.expand(_FE.T * _FE - growth * sp.eye(2)).is_zero_matrix),
+        ("det M = growth", sp.expand(_FE.det() - growth) == 0),
+    ]
+    power = sp.eye(2)
+    for step in range(1, 7):
+        power = power * _FE
+        checks.append((f"(M^{step})^T M^{step} = growth^{step} I", sp.expand(power.T * power - growth**step * sp.eye(2)).is_zero_matrix))
+    return all_exact(checks, proved="M^T M = (1 + dt^2) I, so |M^n z|^2 = (1 + dt^2)^n |z|^2 (checked n <= 6)")
+
+
+@certificate(
+    "psa.stormer_verlet_is_symplectic_and_second_order",
+    claim=claim(
+        "Table 3 (Stormer-Verlet)",
+        "Stormer-Verlet is symplectic (det 1) with local error O(h^3) (order 2); forward Euler has local error O(h^2)",
+        Provenance.VERBATIM,
+        "Table 3",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"sv_local_order": 3},
+    mutant=Mutant("Stormer-Verlet local error O(h^4) (order 3)", {"sv_local_order": 4}),
+    tags=("table3",),
+)
+def stormer_verlet(ctx: Context, *, sv_local_order) -> Evidence:
+    sv = _stormer_verlet()
+
+    def leading(err: sp.Matrix) -> tuple[int, sp.Matrix]:
+        series = err.applyfunc(lambda e: sp.series(e, h, 0, 6).removeO())
+        for order in range(6):
+            coeff = series.applyfunc(lambda e, o=order: e.coeff(h, o))
+            if not coeff.is_zero_matrix:
+                return order, coeff * h**order
+        return 6, sp.zeros(2)
+
+    sv_order, sv_term = leading(sv - _ROT)
+    fe_order, fe_term = leading(_FE - _ROT)
+    return all_exact(
+        [
+            ("det SV = 1", sp.simplify(sv.det() - 1) == 0),
+            (f"SV local error starts at h^{sv_local_order}", sv_order == sv_local_order),
+            ("FE local error starts at h^2", fe_order == 2),
+        ],
+        proved=f"det = 1; SV local error {sp.sstr(list(sv_term))}, FE {sp.sstr(list(fe_term))}",
+        details={"sv_leading": sp.sstr(list(sv_term)), "fe_leading": sp.sstr(list(fe_term))},
+    )

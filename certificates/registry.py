@@ -1,0 +1,89 @@
+"""The certificate registry: one place where every certificate is declared and selected."""
+
+from __future__ import annotations
+
+import fnmatch
+import importlib
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from certificates.model import Certificate, Check, Claim, Method, Mutant, Tier, Verdict
+
+PAPERS: tuple[str, ...] = ("plga", "gllm", "psa")
+# Modules that declare certificates, imported on first use of the registry.
+_CERTIFICATE_MODULES: tuple[str, ...] = (
+    "certificates.psa.law",
+    "certificates.psa.symplectic",
+    "certificates.psa.filters",
+    "certificates.psa.deployment",
+    "certificates.psa.printed",
+)
+
+_REGISTRY: dict[str, Certificate] = {}
+
+
+def certificate(
+    id: str,
+    *,
+    claim: Claim,
+    method: Method,
+    expected: Verdict,
+    mutant: Mutant,
+    params: Mapping[str, Any] | None = None,
+    tier: Tier = Tier.QUICK,
+    tags: Iterable[str] = (),
+) -> Callable[[Check], Check]:
+    """Declare ``check`` as the certificate ``id``; ``params`` are its keyword arguments."""
+
+    def register(check: Check) -> Check:
+        if id in _REGISTRY:
+            raise ValueError(f"duplicate certificate id {id!r}")
+        if not id.startswith(f"{claim.paper}."):
+            raise ValueError(f"certificate id {id!r} must start with its paper {claim.paper!r}")
+        unknown = set(mutant.overrides) - set(params or {})
+        if unknown:
+            raise ValueError(f"{id}: the mutant overrides unknown parameters {sorted(unknown)}")
+        _REGISTRY[id] = Certificate(
+            id=id,
+            claim=claim,
+            method=method,
+            expected=expected,
+            check=check,
+            params=dict(params or {}),
+            mutant=mutant,
+            tier=tier,
+            tags=tuple(tags),
+        )
+        return check
+
+    return register
+
+
+def all_certificates() -> list[Certificate]:
+    for module in _CERTIFICATE_MODULES:
+        importlib.import_module(module)
+    return sorted(_REGISTRY.values(), key=lambda c: (PAPERS.index(c.paper), c.id))
+
+
+def select(
+    *,
+    paper: str | None = None,
+    pattern: str | None = None,
+    tag: str | None = None,
+    tier: Tier = Tier.FULL,
+) -> list[Certificate]:
+    """Certificates of ``paper`` whose id matches ``pattern`` (a glob, or a plain substring).
+
+    ``tier=QUICK`` keeps the quick tier only; ``tier=FULL`` keeps everything.
+    """
+    chosen = all_certificates()
+    if paper is not None:
+        chosen = [c for c in chosen if c.paper == paper]
+    if pattern:
+        glob = pattern if any(ch in pattern for ch in "*?[") else f"*{pattern}*"
+        chosen = [c for c in chosen if fnmatch.fnmatch(c.id, glob)]
+    if tag:
+        chosen = [c for c in chosen if tag in c.tags]
+    if tier is Tier.QUICK:
+        chosen = [c for c in chosen if c.tier is Tier.QUICK]
+    return chosen

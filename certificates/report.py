@@ -1,0 +1,194 @@
+"""Reports of a verify run: a terminal table, a schema-versioned JSON file and Markdown."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import math
+import os
+import platform
+import tempfile
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import sympy as sp
+
+from certificates.ledger import LedgerEntry
+from certificates.model import Context, Verdict
+from certificates.runner import Outcome, Result
+
+SCHEMA = "attncert.verify-report/1"
+_PACKAGES = ("attncert", "sympy", "mpmath", "numpy", "scipy", "cvxpy", "array-api-compat", "torch", "cupy")
+
+
+def to_jsonable(value: Any) -> Any:
+    """Plain JSON values for evidence fields (SymPy, numpy and enums become strings or numbers)."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, Mapping):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [to_jsonable(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, sp.Basic):
+        return sp.sstr(value)
+    if hasattr(value, "item") and getattr(value, "ndim", 1) == 0:  # numpy / torch scalars
+        return to_jsonable(value.item())
+    if callable(value):
+        return getattr(value, "__qualname__", repr(value))
+    return str(value)
+
+
+def environment(ctx: Context) -> dict[str, Any]:
+    versions = {}
+    for name in _PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = None
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "packages": versions,
+        "backend": ctx.backend,
+        "seed": ctx.seed,
+    }
+
+
+@dataclasses.dataclass(frozen=True)
+class Summary:
+    counts: dict[str, int]
+    unexpected: list[str]
+    controls_run: int
+    controls_killed: int
+    out_of_scope: int
+
+    @property
+    def ok(self) -> bool:
+        return not self.unexpected and self.controls_killed == self.controls_run
+
+
+def summarise(results: Iterable[Result], oos: list[LedgerEntry]) -> Summary:
+    results = list(results)
+    controls = [r for r in results if r.negative_control is not None]
+    return Summary(
+        counts=dict(Counter(r.verdict.value for r in results)),
+        unexpected=[r.certificate.id for r in results if not r.as_expected],
+        controls_run=len(controls),
+        controls_killed=sum(1 for r in controls if r.mutant_killed),
+        out_of_scope=len(oos),
+    )
+
+
+def _outcome_json(outcome: Outcome) -> dict[str, Any]:
+    return {"duration_s": round(outcome.duration_s, 6), **to_jsonable(outcome.evidence)}
+
+
+def result_json(result: Result) -> dict[str, Any]:
+    cert = result.certificate
+    record: dict[str, Any] = {
+        "id": cert.id,
+        "paper": cert.paper,
+        "claim": to_jsonable(cert.claim),
+        "method": cert.method.value,
+        "tier": cert.tier.value,
+        "tags": list(cert.tags),
+        "expected": cert.expected.value,
+        "verdict": result.verdict.value,
+        "as_expected": result.as_expected,
+        "evidence": _outcome_json(result.outcome),
+    }
+    if result.negative_control is not None:
+        record["negative_control"] = {
+            "mutation": cert.mutant.description,
+            "killed": result.mutant_killed,
+            "evidence": _outcome_json(result.negative_control),
+        }
+    return record
+
+
+def report_json(results: list[Result], ctx: Context, oos: list[LedgerEntry], selection: dict[str, Any]) -> dict:
+    summary = summarise(results, oos)
+    return {
+        "schema": SCHEMA,
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "environment": environment(ctx),
+        "selection": selection,
+        "summary": {
+            "ok": summary.ok,
+            "counts": summary.counts,
+            "unexpected": summary.unexpected,
+            "negative_controls": {"run": summary.controls_run, "killed": summary.controls_killed},
+            "out_of_scope_claims": summary.out_of_scope,
+        },
+        "results": [result_json(r) for r in results],
+        "out_of_scope": [
+            {"paper": e.paper, "claim": e.key, "statement": e.statement, "reason": e.reason} for e in oos
+        ],
+    }
+
+
+def _md_cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def report_markdown(results: list[Result], ctx: Context, oos: list[LedgerEntry]) -> str:
+    summary = summarise(results, oos)
+    lines = [
+        "# attncert verify report",
+        "",
+        f"seed {ctx.seed}, backend {ctx.backend}; "
+        + ", ".join(f"{k} {v}" for k, v in sorted(summary.counts.items()))
+        + f"; negative controls killed {summary.controls_killed}/{summary.controls_run}",
+        "",
+        "| id | claim | method | expected | verdict | evidence | time (s) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        c = r.certificate
+        lines.append(
+            f"| `{c.id}` | {_md_cell(c.claim.label)} | {c.method.value} | {c.expected.value} | "
+            f"{r.verdict.value}{'' if r.as_expected else ' (unexpected)'} | "
+            f"{_md_cell(r.outcome.evidence.summary)} | {r.outcome.duration_s:.2f} |"
+        )
+    if oos:
+        lines += ["", "## Out of scope (never counted as a pass)", "", "| paper | claim | reason |", "|---|---|---|"]
+        lines += [f"| {e.paper} | {_md_cell(e.key)} | {_md_cell(e.reason or '')} |" for e in oos]
+    return "\n".join(lines) + "\n"
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file, so a failure leaves nothing half-written."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+VERDICT_STYLES = {
+    Verdict.PROVED: "bold green",
+    Verdict.VERIFIED: "green",
+    Verdict.REPRODUCED: "cyan",
+    Verdict.REFUTED: "bold red",
+    Verdict.MISMATCH: "magenta",
+    Verdict.OUT_OF_SCOPE: "dim",
+    Verdict.ERROR: "bold white on red",
+}
+
+
+def dump_json(data: dict) -> str:
+    return json.dumps(data, indent=2, sort_keys=False) + "\n"

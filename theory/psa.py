@@ -1,0 +1,229 @@
+"""Phase Space Attention (Maitra et al., 2026): the mathematics, as SymPy expressions.
+
+Spec: ``../shared/spec/psa.md``. Section numbers in docstrings are the spec's (§) or the
+paper's (Prop, Thm, Eq., Table). Pure functions: no I/O, no printing, no floats where an
+exact expression exists. The constants of the two-branch law live here as module
+constants so that a change to them (say 8L -> 7L) is seen by every certificate.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+# --- symbols ---------------------------------------------------------------------------
+gamma, gamma_q, gamma_k, eps = sp.symbols("gamma gamma_q gamma_k epsilon", real=True)
+d_k, L = sp.symbols("d_k L", positive=True)
+u = sp.symbols("u", real=True)  # u = gamma**2
+omega, theta, h = sp.symbols("omega theta h", real=True)
+z = sp.symbols("z")
+
+# --- constants of the law (psa.md §1.7-§1.8) --------------------------------------------
+#: d_k* = CROSSOVER_FACTOR * L, where the annealed bound saturates (Thm 64 (4), C2).
+CROSSOVER_FACTOR = sp.Integer(8)
+#: distractor score s_j = gamma^2 * DISTRACTOR_SCALE * Z_j (variance 4 gamma^4, forced by C1).
+DISTRACTOR_SCALE = sp.Integer(2)
+#: default target noise sigma_t of the score model [R?]; psa.md §1.7 and §3.4.
+SIGMA_T_DEFAULT = 2.0
+
+
+def competitor_log_count(T: int | sp.Expr) -> sp.Expr:
+    """L = ln(T - 1): the log number of candidate keys (psa.md §1.7, four independent checks)."""
+    return sp.log(sp.sympify(T) - 1)
+
+
+# --- phase-space operators (psa.md §1.2) ------------------------------------------------
+def _blocks(a: sp.Expr, b: sp.Expr, c: sp.Expr, e: sp.Expr, n: int) -> sp.Matrix:
+    eye = sp.eye(n)
+    return sp.Matrix(sp.BlockMatrix([[a * eye, b * eye], [c * eye, e * eye]]))
+
+
+def symplectic_form(n: int = 1) -> sp.Matrix:
+    """J = [[0, I], [-I, 0]] on R^{2n}."""
+    return _blocks(0, 1, -1, 0, n)
+
+
+def upper_shear(g: sp.Expr = gamma, n: int = 1) -> sp.Matrix:
+    """M_gamma : (q, p) -> (q + gamma p, p) = [[I, gamma I], [0, I]]."""
+    return _blocks(1, g, 0, 1, n)
+
+
+def lower_shear(g: sp.Expr = gamma, n: int = 1) -> sp.Matrix:
+    """M^l_gamma : (q, p) -> (q, p + gamma q) = [[I, 0], [gamma I, I]] (Prop 20)."""
+    return _blocks(1, 0, g, 1, n)
+
+
+def phase_rotation(phi: sp.Expr, n: int = 1) -> sp.Matrix:
+    """The "RoPE reuse" family [[cI, sI], [-sI, cI]] of Table 2."""
+    return _blocks(sp.cos(phi), sp.sin(phi), -sp.sin(phi), sp.cos(phi), n)
+
+
+def hamiltonian_vector_field(n: int = 1) -> sp.Matrix:
+    """X_H = J grad H for H = |p|^2 / 2, as a linear map: [[0, I], [0, 0]] (Lemma 4)."""
+    return _blocks(0, 1, 0, 0, n)
+
+
+def position_projection(n: int = 1) -> sp.Matrix:
+    """Pi = [I 0]: the position part of a phase-space state."""
+    return sp.Matrix(sp.BlockMatrix([[sp.eye(n), sp.zeros(n)]]))
+
+
+def joint_shear(gq: sp.Expr = gamma_q, gk: sp.Expr = gamma_k, n: int = 1) -> sp.Matrix:
+    """M_{gamma_q} (+) M_{gamma_k} on the joint space (q, p_q, k, p_k) (Prop 36)."""
+    return sp.diag(upper_shear(gq, n), upper_shear(gk, n))
+
+
+def kinetic_energy(state: sp.Matrix, n: int) -> sp.Expr:
+    """H(q, p) = |p|^2 / 2 for a stacked state (q, p) in R^{2n}."""
+    p = state[n:, :]
+    return (p.T * p)[0, 0] / 2
+
+
+def score_form(gq: sp.Expr, gk: sp.Expr, n: int = 1) -> sp.Matrix:
+    """B = (Pi M_{gq})^T (Pi M_{gk}): the score as a bilinear form on phase space (C9)."""
+    pi = position_projection(n)
+    return (pi * upper_shear(gq, n)).T * (pi * upper_shear(gk, n))
+
+
+# --- streams and scores (psa.md §1.3-§1.4) ----------------------------------------------
+def sheared(x_t: sp.Matrix, x_prev: sp.Matrix, g: sp.Expr) -> sp.Matrix:
+    """x~_t = x_t + g (x_t - x_{t-1}) = (1 + g) x_t - g x_{t-1}, the backward-difference shear."""
+    return x_t + g * (x_t - x_prev)
+
+
+def four_term_score(q, p_q, k, p_k, gq: sp.Expr, gk: sp.Expr) -> dict[str, sp.Expr]:
+    """The four channels T1..T4 of Thm 11 / Eq. 70 (column vectors in, scalars out)."""
+    return {
+        "T1": (q.T * k)[0, 0],
+        "T2": gq * (p_q.T * k)[0, 0],
+        "T3": gk * (q.T * p_k)[0, 0],
+        "T4": gq * gk * (p_q.T * p_k)[0, 0],
+    }
+
+
+def differential_score(S: sp.Function, i: sp.Symbol, j: sp.Symbol, g: sp.Expr) -> sp.Expr:
+    """Prop 81 [R?]: the symmetric PSA score written through the raw score map S_{ab}."""
+    return (
+        (1 + g) ** 2 * S(i, j)
+        - g * (1 + g) * (S(i - 1, j) + S(i, j - 1))
+        + g**2 * S(i - 1, j - 1)
+    )
+
+
+# --- transfer function (Prop 13, psa.md §1.5) ---------------------------------------------
+def transfer_function(g: sp.Expr = gamma, zz: sp.Expr = z) -> sp.Expr:
+    """H(z) = 1 + gamma (1 - z^{-1}), the per-stream filter of the shear."""
+    return 1 + g * (1 - 1 / zz)
+
+
+def transfer_magnitude_squared(g: sp.Expr = gamma, w: sp.Expr = omega) -> sp.Expr:
+    """|H(e^{jw})|^2 = 1 + 4 gamma (1 + gamma) sin^2(w / 2) (Prop 13)."""
+    return 1 + 4 * g * (1 + g) * sp.sin(w / 2) ** 2
+
+
+def nyquist_gain(g: sp.Expr = gamma) -> sp.Expr:
+    """|H(-1)|^2 = (1 + 2 gamma)^2."""
+    return (1 + 2 * g) ** 2
+
+
+def fig58_transfer_function(g: sp.Expr = gamma, zz: sp.Expr = z) -> sp.Expr:
+    """The filter as printed in Fig. 58(C): 1 + gamma (z^{-1} - 1) (sign-flipped; erratum 5)."""
+    return 1 + g * (1 / zz - 1)
+
+
+# --- Coriolis error of pre-RoPE placement (Cor 41, Eq. 38) -------------------------------
+def rotation2(angle: sp.Expr) -> sp.Matrix:
+    return sp.Matrix([[sp.cos(angle), -sp.sin(angle)], [sp.sin(angle), sp.cos(angle)]])
+
+
+def coriolis_band_error(angle: sp.Expr = theta) -> sp.Expr:
+    """Per-unit magnitude |e^{i theta} - 1| = 2 sin(theta / 2), for 0 <= theta <= 2 pi."""
+    return 2 * sp.sin(angle / 2)
+
+
+def rope_frequency(m: int, dk: int, base: int = 10_000) -> sp.Expr:
+    """theta_m = base^{-2m/d_k}."""
+    return sp.Integer(base) ** sp.Rational(-2 * m, dk)
+
+
+# --- the score model and the two-branch law (psa.md §1.7-§1.11, Thm 64) ------------------
+def target_mean(dk: sp.Expr = d_k, g: sp.Expr = gamma) -> sp.Expr:
+    """a(gamma) = gamma^2 sqrt(d_k): the target score mean of G(d_k, T; gamma)."""
+    return g**2 * sp.sqrt(dk)
+
+
+def annealed_exponent(LL: sp.Expr = L, g: sp.Expr = gamma) -> sp.Expr:
+    """Lambda(gamma) = L + ln E e^{s_j} = L + 2 gamma^4 (Thm 64 (2), C1)."""
+    return LL + 2 * g**4
+
+
+def crossover_dk(LL: sp.Expr = L) -> sp.Expr:
+    """d_k* = 8 L (Thm 64 (4), C2)."""
+    return CROSSOVER_FACTOR * LL
+
+
+def gamma_c_squared_mean_field(dk: sp.Expr = d_k, LL: sp.Expr = L) -> sp.Expr:
+    """gamma_c^2 = 2L / (sqrt(d_k) + sqrt(d_k - 8L)) on d_k >= 8L (Thm 64 (3), C3)."""
+    return 2 * LL / (sp.sqrt(dk) + sp.sqrt(dk - crossover_dk(LL)))
+
+
+def second_root_squared(dk: sp.Expr = d_k, LL: sp.Expr = L) -> sp.Expr:
+    """gamma_+^2 = (sqrt(d_k) + sqrt(d_k - 8L)) / 4 (Rem 65)."""
+    return (sp.sqrt(dk) + sp.sqrt(dk - crossover_dk(LL))) / 4
+
+
+def freezing_point(LL: sp.Expr = L) -> sp.Expr:
+    """(2L)^{1/4} / sqrt(2): the REM freezing point in gamma, where 2 gamma^2 = b_c."""
+    return (2 * LL) ** sp.Rational(1, 4) / sp.sqrt(2)
+
+
+def rem_critical_energy(LL: sp.Expr = L) -> sp.Expr:
+    """b_c = sqrt(2L), where the annealed entropy s(b) = L - b^2/2 vanishes."""
+    return sp.sqrt(2 * LL)
+
+
+def gamma_c_condensed(LL: sp.Expr = L, c: sp.Expr = sp.Symbol("c", positive=True)) -> sp.Expr:
+    """gamma_c = c (2L)^{1/4} / sqrt(2) on d_k < 8L, with the one calibrated constant c."""
+    return c * freezing_point(LL)
+
+
+def mean_field_asymptote(dk: sp.Expr = d_k, LL: sp.Expr = L) -> sp.Expr:
+    """gamma_c ~ (L^2 / d_k)^{1/4} as d_k -> infinity."""
+    return (LL**2 / dk) ** sp.Rational(1, 4)
+
+
+def t3_restored_crossing(dk: sp.Expr = d_k, LL: sp.Expr = L, g: sp.Expr = gamma) -> sp.Expr:
+    """a_34 - Lambda_34 = gamma (1 + gamma) sqrt(d_k) - (L + gamma^2 + 2 gamma^3 + 2 gamma^4) (§1.9)."""
+    return g * (1 + g) * sp.sqrt(dk) - (LL + g**2 + 2 * g**3 + 2 * g**4)
+
+
+def smallest_positive_root(expr: sp.Expr, var: sp.Symbol = gamma, digits: int = 30) -> sp.Float | None:
+    """The smallest positive real root of a polynomial in ``var`` (numerically, to ``digits``)."""
+    poly = sp.Poly(sp.nsimplify(expr) if expr.has(sp.Float) else expr, var)
+    roots = [r for r in poly.nroots(n=digits) if r.is_real and r > 0]
+    return min(roots) if roots else None
+
+
+# --- deployment (Eq. 64, Props 73, 77) -----------------------------------------------------
+def overhead_fraction(d: sp.Expr, T: sp.Expr) -> sp.Expr:
+    """Eq. 64: 6d extra FLOPs over 24 d^2 + 4 T d per token per layer."""
+    return 6 * d / (24 * d**2 + 4 * T * d)
+
+
+def int8_range_factor(g: sp.Expr = gamma) -> sp.Expr:
+    """Prop 77: |k~|_inf <= (1 + 2 gamma) max |k|_inf."""
+    return 1 + 2 * g
+
+
+def int8_extra_bits(g: sp.Expr = gamma) -> sp.Expr:
+    """Delta b = log2(1 + 2 gamma) bits of headroom."""
+    return sp.log(int8_range_factor(g), 2)
+
+
+def int8_levels_retained(g: sp.Expr = gamma) -> sp.Expr:
+    """256 / (1 + 2 gamma), before rounding (Table 12 rounds to nearest)."""
+    return 256 / int8_range_factor(g)
+
+
+def extra_state_fraction(d: sp.Expr, layers: sp.Expr, T: sp.Expr) -> sp.Expr:
+    """Prop 73 / Table 13: 2 d L_layers extra scalars over a 2 d L_layers T KV cache."""
+    return (2 * d * layers) / (2 * d * layers * T)
