@@ -97,8 +97,12 @@ def _results_table(results: list[Result], negative_controls: bool) -> Table:
         ]
         if negative_controls:
             mutant = r.negative_control.evidence.verdict.value if r.negative_control else "-"
-            row.append(Text(f"{mutant} ({'killed' if r.mutant_killed else 'SURVIVED'})",
-                            style="green" if r.mutant_killed else "bold red"))
+            row.append(
+                Text(
+                    f"{mutant} ({'killed' if r.mutant_killed else 'SURVIVED'})",
+                    style="green" if r.mutant_killed else "bold red",
+                )
+            )
         table.add_row(*row)
     return table
 
@@ -121,8 +125,14 @@ def _verify(args: argparse.Namespace, console: Console) -> int:
     err = Console(stderr=True)
     start = time.perf_counter()
     with Progress(
-        TextColumn("[bold]verify"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        TextColumn("{task.description}"), console=err, transient=True, disable=not err.is_terminal,
+        TextColumn("[bold]verify"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
     ) as progress:
         task = progress.add_task("", total=len(certs))
 
@@ -143,8 +153,13 @@ def _verify(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[{style}]negative controls killed: {summary.controls_killed}/{summary.controls_run}[/]")
     if oos:
         console.print(f"{len(oos)} catalogued claims are OUT_OF_SCOPE (not counted as passes; see 'attncert claims')")
-    selection = {"paper": args.paper, "pattern": args.pattern, "tag": args.tag, "tier": args.tier,
-                 "negative_controls": args.negative_controls}
+    selection = {
+        "paper": args.paper,
+        "pattern": args.pattern,
+        "tag": args.tag,
+        "tier": args.tier,
+        "negative_controls": args.negative_controls,
+    }
     if args.json:
         write_atomically(args.json, dump_json(report_json(results, ctx, oos, selection)))
     if args.markdown:

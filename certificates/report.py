@@ -132,9 +132,7 @@ def report_json(results: list[Result], ctx: Context, oos: list[LedgerEntry], sel
             "out_of_scope_claims": summary.out_of_scope,
         },
         "results": [result_json(r) for r in results],
-        "out_of_scope": [
-            {"paper": e.paper, "claim": e.key, "statement": e.statement, "reason": e.reason} for e in oos
-        ],
+        "out_of_scope": [{"paper": e.paper, "claim": e.key, "statement": e.statement, "reason": e.reason} for e in oos],
     }
 
 

@@ -86,9 +86,7 @@ def get_backend(name: str = "numpy") -> Backend:
         raise BackendUnavailable(f"unknown backend {name!r}; choose one of {', '.join((*BACKENDS, 'auto'))}")
     if not _installed(name):
         extra = {"torch": "torch", "cupy": "gpu"}[name]
-        raise BackendUnavailable(
-            f"backend {name!r} is not installed; install it with: pip install 'attncert[{extra}]'"
-        )
+        raise BackendUnavailable(f"backend {name!r} is not installed; install it with: pip install 'attncert[{extra}]'")
     import array_api_compat
 
     if name == "numpy":

@@ -14,6 +14,7 @@ import sympy as sp
 gamma, gamma_q, gamma_k, eps = sp.symbols("gamma gamma_q gamma_k epsilon", real=True)
 d_k, L = sp.symbols("d_k L", positive=True)
 u = sp.symbols("u", real=True)  # u = gamma**2
+c_cond = sp.Symbol("c", positive=True)  # the calibrated condensation constant
 omega, theta, h = sp.symbols("omega theta h", real=True)
 z = sp.symbols("z")
 
@@ -102,11 +103,7 @@ def four_term_score(q, p_q, k, p_k, gq: sp.Expr, gk: sp.Expr) -> dict[str, sp.Ex
 
 def differential_score(S: sp.Function, i: sp.Symbol, j: sp.Symbol, g: sp.Expr) -> sp.Expr:
     """Prop 81 [R?]: the symmetric PSA score written through the raw score map S_{ab}."""
-    return (
-        (1 + g) ** 2 * S(i, j)
-        - g * (1 + g) * (S(i - 1, j) + S(i, j - 1))
-        + g**2 * S(i - 1, j - 1)
-    )
+    return (1 + g) ** 2 * S(i, j) - g * (1 + g) * (S(i - 1, j) + S(i, j - 1)) + g**2 * S(i - 1, j - 1)
 
 
 # --- transfer function (Prop 13, psa.md §1.5) ---------------------------------------------
@@ -181,7 +178,7 @@ def rem_critical_energy(LL: sp.Expr = L) -> sp.Expr:
     return sp.sqrt(2 * LL)
 
 
-def gamma_c_condensed(LL: sp.Expr = L, c: sp.Expr = sp.Symbol("c", positive=True)) -> sp.Expr:
+def gamma_c_condensed(LL: sp.Expr = L, c: sp.Expr = c_cond) -> sp.Expr:
     """gamma_c = c (2L)^{1/4} / sqrt(2) on d_k < 8L, with the one calibrated constant c."""
     return c * freezing_point(LL)
 

@@ -60,17 +60,24 @@ def four_term(ctx: Context, *, t4_coefficient) -> Evidence:
         return lhs - rhs - s_q * s_k * xp.sum(b * e, axis=1)
 
     cc = random_instances(
-        ctx, description="float64 at d_k = 16, 2048 random (q, p_q, k, p_k, gammas)", n=2048, width=66, errors=errors,
+        ctx,
+        description="float64 at d_k = 16, 2048 random (q, p_q, k, p_k, gammas)",
+        n=2048,
+        width=66,
+        errors=errors,
         tolerance=1e-10,
     )
-    return exact_zero(score - sum(terms.values()), proved="the four channels sum to the sheared score (d = 4)", cross_check=cc)
+    return exact_zero(
+        score - sum(terms.values()), proved="the four channels sum to the sheared score (d = 4)", cross_check=cc
+    )
 
 
 @certificate(
     "psa.transfer_function_magnitude",
     claim=claim(
         "Prop 13",
-        "H(z) = 1 + gamma (1 - z^{-1}); |H(e^{jw})|^2 = 1 + 4 gamma (1 + gamma) sin^2(w/2); DC gain 1, Nyquist (1 + 2 gamma)^2",
+        "H(z) = 1 + gamma (1 - z^{-1}); |H(e^{jw})|^2 = 1 + 4 gamma (1 + gamma) "
+        "sin^2(w/2); DC gain 1, Nyquist (1 + 2 gamma)^2",
         Provenance.VERBATIM,
         "Prop 13",
         latex=r"|H(e^{j\omega})|^2=1+4\gamma(1+\gamma)\sin^2(\omega/2)",
@@ -92,11 +99,16 @@ def transfer_magnitude(ctx: Context, *, operator) -> Evidence:
         direct = (1 + gam - gam * xp.cos(om)) ** 2 + (gam * xp.sin(om)) ** 2
         return direct - (1 + 4 * gam * (1 + gam) * xp.sin(om / 2) ** 2)
 
-    cc = random_instances(ctx, description="|1 + g(1 - e^{-jw})|^2 at 4096 random (g, w)", n=4096, width=2, errors=errors, tolerance=1e-11)
+    cc = random_instances(
+        ctx, description="|1 + g(1 - e^{-jw})|^2 at 4096 random (g, w)", n=4096, width=2, errors=errors, tolerance=1e-11
+    )
     return all_exact(
         [
             ("position filter = 1 + gamma (1 - 1/z)", sp.simplify(filt - th.transfer_function(g, z)) == 0),
-            ("|H|^2 = 1 + 4g(1+g) sin^2(w/2)", sp.simplify(sp.expand_trig(sp.expand(mag2 - claimed)).rewrite(sp.cos)) == 0),
+            (
+                "|H|^2 = 1 + 4g(1+g) sin^2(w/2)",
+                sp.simplify(sp.expand_trig(sp.expand(mag2 - claimed)).rewrite(sp.cos)) == 0,
+            ),
             ("DC gain 1", sp.simplify(filt.subs(z, 1) ** 2 - 1) == 0),
             ("Nyquist (1 + 2 gamma)^2", sp.simplify(filt.subs(z, -1) ** 2 - th.nyquist_gain(g)) == 0),
         ],
@@ -182,7 +194,10 @@ def fig58_high_pass(ctx: Context, *, filt) -> Evidence:
     method=Method.SYMBOLIC,
     expected=Verdict.PROVED,
     params={"filt": th.transfer_function(g, z)},
-    mutant=Mutant("a filter 1 + gamma (1 - gamma)(1 - 1/z) whose tap vanishes at gamma = 1", {"filt": 1 + g * (1 - g) * (1 - 1 / z)}),
+    mutant=Mutant(
+        "a filter 1 + gamma (1 - gamma)(1 - 1/z) whose tap vanishes at gamma = 1",
+        {"filt": 1 + g * (1 - g) * (1 - 1 / z)},
+    ),
     tags=("filters",),
 )
 def representable(ctx: Context, *, filt) -> Evidence:
@@ -291,7 +306,7 @@ def differential_transformer(ctx: Context, *, first_order_diagonal) -> Evidence:
     qs = {a: _vec(f"q{a}_", 3) for a in (0, 1)}  # q_i, q_{i-1}
     ks = {b: _vec(f"k{b}_", 3) for b in (0, 1)}  # k_j, k_{j-1}
 
-    def S(a, b):  # noqa: N802 - the paper's name for the raw score map
+    def S(a, b):
         return (qs[int(i - a)].T * ks[int(j - b)])[0, 0]
 
     class Raw(sp.Function):
@@ -336,7 +351,7 @@ def pearson(ctx: Context, *, sign_factor) -> Evidence:
         return [e - mean for e in v]
 
     def cov(u, v):
-        return sp.expand(sum(p * q for p, q in zip(centred(u), centred(v))))
+        return sp.expand(sum(p * q for p, q in zip(centred(u), centred(v), strict=True)))
 
     xt, yt = [a * e + b for e in xs], [c * e + dd for e in ys]
     # r = cov / sqrt(var var); with var(aX + b) = a^2 var(X) the square roots give |a| |c|
@@ -356,7 +371,14 @@ def pearson(ctx: Context, *, sign_factor) -> Evidence:
 
         return r(sa * u + 1.5, sc * v - 2.0) - xp.sign(sa * sc)[:, 0] * r(u, v)
 
-    cc = random_instances(ctx, description="float64 Pearson r at 2048 random samples of size 16", n=2048, width=34, errors=errors, tolerance=1e-9)
+    cc = random_instances(
+        ctx,
+        description="float64 Pearson r at 2048 random samples of size 16",
+        n=2048,
+        width=34,
+        errors=errors,
+        tolerance=1e-9,
+    )
     return all_exact(
         [
             ("cov(aX+b, cY+d) = ac cov(X, Y)", cov_ok),

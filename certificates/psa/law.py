@@ -376,7 +376,10 @@ def t3_restored_printed(ctx: Context, *, crossing) -> Evidence:
 def table50_ratio(ctx: Context, *, printed_values) -> Evidence:
     L63 = th.competitor_log_count(64)
     return printed(
-        [(f"8 ln 63 / {dk}", th.crossover_dk(L63) / dk, shown) for dk, shown in zip((8, 16, 32), printed_values)],
+        [
+            (f"8 ln 63 / {dk}", th.crossover_dk(L63) / dk, shown)
+            for dk, shown in zip((8, 16, 32), printed_values, strict=True)
+        ],
         what="Table 50 8L/d_k (erratum 11: 1.036 rounds to 1.04)",
     )
 
@@ -394,13 +397,13 @@ def table50_ratio(ctx: Context, *, printed_values) -> Evidence:
     params={"condensed": th.gamma_c_condensed},
     mutant=Mutant(
         "a condensed branch (2L/d_k)^{1/4} that moves with d_k",
-        {"condensed": lambda LL, c=sp.Symbol("c", positive=True): c * (2 * LL / d) ** sp.Rational(1, 4)},
+        {"condensed": lambda LL, c=th.c_cond: c * (2 * LL / d) ** sp.Rational(1, 4)},
     ),
     tier=Tier.QUICK,
     tags=("thm64",),
 )
 def condensed_flat(ctx: Context, *, condensed) -> Evidence:
-    c = sp.Symbol("c", positive=True)
+    c = th.c_cond
     branch = condensed(L, c)
     return all_exact(
         [

@@ -22,19 +22,24 @@ R = sp.Rational
     "psa.table11_overhead_values",
     claim=claim(
         "Table 11",
-        "overhead 6/(24d + 4T): 1.8e-4, 9.2e-5, 5.2e-5, 2.6e-5 for (d, T) = (1024, 2048), (2048, 4096), (4096, 4096), (4096, 32768)",
+        "overhead 6/(24d + 4T): 1.8e-4, 9.2e-5, 5.2e-5, 2.6e-5 for (d, T) = (1024, 2048), "
+        "(2048, 4096), (4096, 4096), (4096, 32768)",
         Provenance.VERBATIM,
         "Table 11",
     ),
     method=Method.TABLE,
     expected=Verdict.REPRODUCED,
     params={"overhead": th.overhead_fraction},
-    mutant=Mutant("attention cost 2Td instead of 4Td", {"overhead": lambda dd, TT: 6 * dd / (24 * dd**2 + 2 * TT * dd)}),
+    mutant=Mutant(
+        "attention cost 2Td instead of 4Td", {"overhead": lambda dd, TT: 6 * dd / (24 * dd**2 + 2 * TT * dd)}
+    ),
     tags=("table11", "printed"),
 )
 def table11(ctx: Context, *, overhead) -> Evidence:
     rows = ((1024, 2048, "1.8e-4"), (2048, 4096, "9.2e-5"), (4096, 4096, "5.2e-5"), (4096, 32768, "2.6e-5"))
-    return printed([(f"d={dd}, T={TT}", overhead(sp.Integer(dd), sp.Integer(TT)), s) for dd, TT, s in rows], what="Table 11")
+    return printed(
+        [(f"d={dd}, T={TT}", overhead(sp.Integer(dd), sp.Integer(TT)), s) for dd, TT, s in rows], what="Table 11"
+    )
 
 
 @certificate(
@@ -78,7 +83,12 @@ def table13_threshold(ctx: Context, *, threshold) -> Evidence:
 )
 def table12(ctx: Context, *, levels_rule) -> Evidence:
     rows = []
-    for gam, bits, levels in (("0.05", "0.14", "233"), ("0.10", "0.26", "213"), ("0.20", "0.49", "183"), ("0.40", "0.85", "142")):
+    for gam, bits, levels in (
+        ("0.05", "0.14", "233"),
+        ("0.10", "0.26", "213"),
+        ("0.20", "0.49", "183"),
+        ("0.40", "0.85", "142"),
+    ):
         gg = sp.Rational(gam)
         raw = th.int8_levels_retained(gg)
         rows.append((f"gamma={gam} bits", th.int8_extra_bits(gg), bits))
@@ -90,7 +100,8 @@ def table12(ctx: Context, *, levels_rule) -> Evidence:
     "psa.nyquist_theory_column",
     claim=claim(
         "Tables 36, 42, 44 (theory Nyq)",
-        "theory Nyquist gain (1 + 2 gamma)^2: 3.24, 4.84, 6.76, 9.00, 11.56, 21.16, 33.64 at gamma = 0.4, 0.6, 0.8, 1.0, 1.2, 1.8, 2.4",
+        "theory Nyquist gain (1 + 2 gamma)^2: 3.24, 4.84, 6.76, 9.00, 11.56, 21.16, 33.64 "
+        "at gamma = 0.4, 0.6, 0.8, 1.0, 1.2, 1.8, 2.4",
         Provenance.VERBATIM,
         "Prop 13",
     ),
@@ -101,7 +112,15 @@ def table12(ctx: Context, *, levels_rule) -> Evidence:
     tags=("prop13", "printed"),
 )
 def nyquist_column(ctx: Context, *, gain) -> Evidence:
-    rows = (("0.4", "3.24"), ("0.6", "4.84"), ("0.8", "6.76"), ("1.0", "9.00"), ("1.2", "11.56"), ("1.8", "21.16"), ("2.4", "33.64"))
+    rows = (
+        ("0.4", "3.24"),
+        ("0.6", "4.84"),
+        ("0.8", "6.76"),
+        ("1.0", "9.00"),
+        ("1.2", "11.56"),
+        ("1.8", "21.16"),
+        ("2.4", "33.64"),
+    )
     return printed([(f"gamma={gm}", gain(sp.Rational(gm)), s) for gm, s in rows], what="theory Nyquist gains")
 
 
@@ -125,7 +144,7 @@ def table39(ctx: Context, *, magnitude) -> Evidence:
     thetas = ("1.000000", "0.316228", "0.100000", "0.031623", "0.010000", "0.003162")
     theory = ("0.958851", "0.314912", "0.099958", "0.031621", "0.010000", "0.003162")
     rows = []
-    for m, (shown_theta, shown_err) in enumerate(zip(thetas, theory)):
+    for m, (shown_theta, shown_err) in enumerate(zip(thetas, theory, strict=True)):
         angle = th.rope_frequency(m, 16)
         rows.append((f"band {m} theta", angle, shown_theta))
         rows.append((f"band {m} theory", magnitude(angle), shown_err))
@@ -149,7 +168,9 @@ def table39(ctx: Context, *, magnitude) -> Evidence:
 )
 def table14(ctx: Context, *, cross_terms) -> Evidence:
     t1 = sp.Rational("0.0523")
-    return printed([(f"T1/{name}", t1 / sp.Rational(v), "65") for name, v in cross_terms.items()], what="dominance ratio ~65x")
+    return printed(
+        [(f"T1/{name}", t1 / sp.Rational(v), "65") for name, v in cross_terms.items()], what="dominance ratio ~65x"
+    )
 
 
 @certificate(
@@ -213,7 +234,7 @@ def _power_law(n, gamma0, alpha):
 
 
 def _fit(points: tuple[tuple[float, float], ...]) -> dict[str, float]:
-    n, y = (np.array(v, dtype=float) for v in zip(*points))
+    n, y = (np.array(v, dtype=float) for v in zip(*points, strict=True))
     (g0, alpha), cov = curve_fit(_power_law, n, y, p0=(4.0, 0.7))
     resid = y - _power_law(n, g0, alpha)
     r2 = 1 - float(resid @ resid) / float(((y - y.mean()) ** 2).sum())
@@ -229,7 +250,8 @@ E18_POINTS = ((1, 2.00), (2, 2.75), (3, 2.00), (4, 3.00), (6, 2.50), (8, 2.50))
     "psa.table27_e17_fit_reproduced",
     claim=claim(
         "Table 27 (E17)",
-        "curve_fit of gamma0/N^alpha on (1, 4), (2, 3), (4, 1.25), (8, 0.75): gamma0 = 4.17 +- 0.41, alpha = 0.73 +- 0.15, R^2 = 0.947",
+        "curve_fit of gamma0/N^alpha on (1, 4), (2, 3), (4, 1.25), (8, 0.75): "
+        "gamma0 = 4.17 +- 0.41, alpha = 0.73 +- 0.15, R^2 = 0.947",
         Provenance.VERBATIM,
         "Table 27",
     ),
@@ -269,7 +291,7 @@ def e17_fit(ctx: Context, *, points) -> Evidence:
     tags=("table27", "erratum"),
 )
 def e18_fit(ctx: Context, *, claimed) -> Evidence:
-    n, y = (np.array(v, dtype=float) for v in zip(*E18_POINTS))
+    n, y = (np.array(v, dtype=float) for v in zip(*E18_POINTS, strict=True))
 
     def sse(params):
         r = y - _power_law(n, *params)
@@ -308,11 +330,15 @@ def e18_fit(ctx: Context, *, claimed) -> Evidence:
 )
 def table37(ctx: Context, *, printed_column) -> Evidence:
     energies = (
-        ("3.5955", "8.8273"), ("8.9203", "46.8653"), ("8.3484", "60.8577"),
-        ("6.1622", "58.4498"), ("4.3498", "64.2329"), ("4.3834", "116.1734"),
+        ("3.5955", "8.8273"),
+        ("8.9203", "46.8653"),
+        ("8.3484", "60.8577"),
+        ("6.1622", "58.4498"),
+        ("4.3498", "64.2329"),
+        ("4.3834", "116.1734"),
     )
     rows = []
-    for (dc, ac), shown, gam in zip(energies, printed_column, ("0.0", "0.6", "1.2", "1.8", "2.4", "3.0")):
+    for (dc, ac), shown, gam in zip(energies, printed_column, ("0.0", "0.6", "1.2", "1.8", "2.4", "3.0"), strict=True):
         e_dc, e_ac = sp.Rational(dc), sp.Rational(ac)
         rows.append((f"gamma={gam}", e_ac / (e_dc + e_ac), shown))
     return printed(rows, what="Table 37 frac AC")
@@ -323,7 +349,8 @@ def table37(ctx: Context, *, printed_column) -> Evidence:
     claim=claim(
         "Cor 68; Table 7; Table 20; Fig. 84; Table 26",
         "query-only cap 1/(T-2) = 0.077 and chance 1/(T-1) = 0.0714 at T = 15; Table 20 ratio 0.275/0.225 = 1.22x "
-        "and implied r 0.818; depth law 4.17/N^0.73 = 4.17, 2.51, 1.87, 1.52, 1.13, 0.91 (N = 1, 2, 3, 4, 6, 8) and 0.680 at N = 12",
+        "and implied r 0.818; depth law 4.17/N^0.73 = 4.17, 2.51, 1.87, 1.52, 1.13, 0.91 "
+        "(N = 1, 2, 3, 4, 6, 8) and 0.680 at N = 12",
         Provenance.VERBATIM,
         "Cor 68",
         "Table 20",

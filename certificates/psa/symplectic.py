@@ -48,7 +48,8 @@ def _shear_cross_check(ctx: Context, operator_entries) -> object:
     "psa.shear_is_exact_hamiltonian_flow",
     claim=claim(
         "Lemma 4",
-        "M_gamma = exp(gamma X_H) with X_H = J grad H = [[0, I], [0, 0]] nilpotent: the exact gamma-flow of H = |p|^2/2",
+        "M_gamma = exp(gamma X_H) with X_H = J grad H = [[0, I], [0, 0]] nilpotent: "
+        "the exact gamma-flow of H = |p|^2/2",
         Provenance.DERIVED,
         "Lemma 4",
         latex=r"M_\gamma=\exp(\gamma X_H)",
@@ -56,7 +57,9 @@ def _shear_cross_check(ctx: Context, operator_entries) -> object:
     method=Method.SYMBOLIC,
     expected=Verdict.PROVED,
     params={"generator": th.hamiltonian_vector_field},
-    mutant=Mutant("generator [[0, 0], [I, 0]] (the lower field)", {"generator": lambda n=1: th.lower_shear(1, n) - sp.eye(2 * n)}),
+    mutant=Mutant(
+        "generator [[0, 0], [I, 0]] (the lower field)", {"generator": lambda n=1: th.lower_shear(1, n) - sp.eye(2 * n)}
+    ),
     tags=("lemma4", "symplectic"),
 )
 def hamiltonian_flow(ctx: Context, *, generator) -> Evidence:
@@ -97,7 +100,9 @@ def shear_symplectic(ctx: Context, *, operator) -> Evidence:
         f = sp.lambdify(g, list(scalar), modules=[{"sin": xp.sin, "cos": xp.cos}, "math"])
         return [v + 0 * gam for v in f(gam)]
 
-    return exact_zero(defect, proved="M^T J M - J = 0 identically (blocks of width 3)", cross_check=_shear_cross_check(ctx, entries))
+    return exact_zero(
+        defect, proved="M^T J M - J = 0 identically (blocks of width 3)", cross_check=_shear_cross_check(ctx, entries)
+    )
 
 
 @certificate(
@@ -183,7 +188,7 @@ def joint_float64(ctx: Context, *, scale_p_block) -> Evidence:
     j = ops.symplectic_matrix(backend, 64)
     jj = ops.block_diag(backend, j, j)
     residuals = []
-    for gam_q, gam_k in zip(GAMMAS_7, reversed(GAMMAS_7)):
+    for gam_q, gam_k in zip(GAMMAS_7, reversed(GAMMAS_7), strict=True):
         key = ops.kron_block(backend, [[1.0, gam_k], [0.0, scale_p_block]], 64)
         m = ops.block_diag(backend, ops.shear_matrix(backend, gam_q, 64), key)
         residuals.append(ops.symplectic_residual(backend, m, jj))
@@ -242,7 +247,9 @@ def score_bias(ctx: Context, *, bias_coefficient) -> Evidence:
     method=Method.SYMBOLIC,
     expected=Verdict.PROVED,
     params={"antisymmetric_part": lambda a, b: (b - a) * th.symplectic_form(2)},
-    mutant=Mutant("B - B^T = (gamma_q - gamma_k) J", {"antisymmetric_part": lambda a, b: (a - b) * th.symplectic_form(2)}),
+    mutant=Mutant(
+        "B - B^T = (gamma_q - gamma_k) J", {"antisymmetric_part": lambda a, b: (a - b) * th.symplectic_form(2)}
+    ),
     tags=("C9",),
 )
 def transport_identity(ctx: Context, *, antisymmetric_part) -> Evidence:
@@ -286,7 +293,8 @@ def position_fixing_maps(ctx: Context, *, family) -> Evidence:
     equations = [e for e in _symplectic_defect(general(a, b), n) if e != 0]
     solutions = sp.solve(equations, list(a) + list(b), dict=True)
     forced = [
-        all(s.get(sym, sym) == val for sym, val in zip(a, sp.eye(n))) and s.get(b[2], b[2]) == s.get(b[1], b[1])
+        all(s.get(sym, sym) == val for sym, val in zip(a, sp.eye(n), strict=True))
+        and s.get(b[2], b[2]) == s.get(b[1], b[1])
         for s in solutions
     ]
     params = sp.symbols("c0:3", real=True)
@@ -321,7 +329,9 @@ def two_tap_unique(ctx: Context, *, taps) -> Evidence:
     a, b = sp.symbols("a b", real=True)
     (dc_solution,) = sp.solve(sp.Eq(a + b, 1), a, dict=True)
     shear_taps = sp.Poly(sp.expand(th.transfer_function(g, th.z) * th.z), th.z).all_coeffs()
-    high_pass = sp.solve_univariate_inequality(sp.Abs(taps[0] - taps[1]) > sp.Abs(taps[0] + taps[1]), g, relational=False)
+    high_pass = sp.solve_univariate_inequality(
+        sp.Abs(taps[0] - taps[1]) > sp.Abs(taps[0] + taps[1]), g, relational=False
+    )
     expected_set = sp.Union(sp.Interval.open(-sp.oo, -1), sp.Interval.open(0, sp.oo))
     return all_exact(
         [
@@ -345,7 +355,9 @@ def two_tap_unique(ctx: Context, *, taps) -> Evidence:
     method=Method.SYMBOLIC,
     expected=Verdict.PROVED,
     params={"operator": th.upper_shear},
-    mutant=Mutant("the rotation family [[cI, sI], [-sI, cI]] (symplectic, but moves p)", {"operator": th.phase_rotation}),
+    mutant=Mutant(
+        "the rotation family [[cI, sI], [-sI, cI]] (symplectic, but moves p)", {"operator": th.phase_rotation}
+    ),
     tags=("thm38",),
 )
 def conserves_energy(ctx: Context, *, operator) -> Evidence:
@@ -390,7 +402,12 @@ def forward_euler(ctx: Context, *, growth) -> Evidence:
     power = sp.eye(2)
     for step in range(1, 7):
         power = power * _FE
-        checks.append((f"(M^{step})^T M^{step} = growth^{step} I", sp.expand(power.T * power - growth**step * sp.eye(2)).is_zero_matrix))
+        checks.append(
+            (
+                f"(M^{step})^T M^{step} = growth^{step} I",
+                sp.expand(power.T * power - growth**step * sp.eye(2)).is_zero_matrix,
+            )
+        )
     return all_exact(checks, proved="M^T M = (1 + dt^2) I, so |M^n z|^2 = (1 + dt^2)^n |z|^2 (checked n <= 6)")
 
 

@@ -1,0 +1,10 @@
+"""Shared fixtures: one deterministic context for every certificate test."""
+
+import pytest
+
+from certificates.model import Context
+
+
+@pytest.fixture(scope="session")
+def ctx() -> Context:
+    return Context()

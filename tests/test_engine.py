@@ -1,0 +1,142 @@
+"""Unit tests of the certificate engine: evidence rules, the runner's guards, the registry."""
+
+import math
+import re
+
+import pytest
+import sympy as sp
+
+from certificates import registry
+from certificates.evidence import exact_zero, printed, regenerate, rounding_rule, within
+from certificates.model import Claim, Context, CrossCheck, Evidence, Method, Mutant, Provenance, Tier, Verdict
+from certificates.runner import run_one
+
+x = sp.Symbol("x", real=True)
+
+
+def test_exact_zero_proves_identities_and_refutes_others():
+    assert exact_zero(sp.sin(x) ** 2 + sp.cos(x) ** 2 - 1, proved="ok").verdict is Verdict.PROVED
+    refuted = exact_zero((x + 1) ** 2 - x**2 - 1, proved="ok")
+    assert refuted.verdict is Verdict.REFUTED
+    assert "2*x" in refuted.summary
+
+
+def test_exact_zero_refuses_floats():
+    with pytest.raises(TypeError):
+        exact_zero(x - 0.5 * x, proved="ok")
+
+
+@pytest.mark.parametrize(
+    ("value", "shown", "expected"),
+    [
+        (sp.Rational(2107, 1000) * 8 / 8, "2.11", "2.11"),
+        (sp.Rational(1035, 1000), "1.04", "1.04"),  # half-up, not half-even
+        (sp.Rational(1831, 10_000_000), "1.8e-4", "0.00018"),
+        (sp.Integer(256) / sp.Rational(11, 10), "233", "233"),
+        (1.0357837, "1.03", "1.04"),
+    ],
+)
+def test_regenerate_rounds_half_up_to_the_printed_digits(value, shown, expected):
+    assert regenerate(value, shown) == expected
+
+
+def test_rounding_rule_reads_the_printed_digits():
+    assert rounding_rule("0.787") == "round half-up to 3 decimals"
+    assert rounding_rule("9.2e-5") == "round half-up to 2 significant digits"
+
+
+def test_printed_reports_mismatch_rows():
+    ev = printed([("a", sp.Rational(1, 3), "0.333"), ("b", sp.Rational(2, 3), "0.666")], what="t")
+    assert ev.verdict is Verdict.MISMATCH
+    assert [r["match"] for r in ev.details["rows"]] == [True, False]
+
+
+def test_within_fails_on_nan_and_excess():
+    assert within(0.0, tolerance=0.0, what="t").verdict is Verdict.VERIFIED
+    assert within(math.nan, tolerance=1.0, what="t").verdict is Verdict.REFUTED
+    assert within(2.0, tolerance=1.0, what="t", fail=Verdict.MISMATCH).verdict is Verdict.MISMATCH
+
+
+def _cert(check, method=Method.SYMBOLIC, expected=Verdict.PROVED):
+    from certificates.model import Certificate
+
+    return Certificate(
+        id="psa.test_only",
+        claim=Claim("psa", "test", "test", Provenance.DERIVED),
+        method=method,
+        expected=expected,
+        check=check,
+        params={"k": 1},
+        mutant=Mutant("k = 2", {"k": 2}),
+        tier=Tier.QUICK,
+    )
+
+
+def test_runner_turns_a_crash_into_error():
+    def boom(ctx, *, k):
+        raise RuntimeError("kaput")
+
+    result = run_one(_cert(boom), Context())
+    assert result.verdict is Verdict.ERROR
+    assert "kaput" in result.outcome.evidence.summary
+
+
+def test_runner_refuses_proved_from_a_numeric_method():
+    result = run_one(_cert(lambda ctx, *, k: Evidence(Verdict.PROVED, "float"), method=Method.NUMERIC), Context())
+    assert result.verdict is Verdict.ERROR
+    assert "cannot yield PROVED" in result.outcome.evidence.summary
+
+
+def test_runner_refuses_proved_contradicted_by_cross_check():
+    bad = CrossCheck("t", instances=1, max_abs_error=1.0, tolerance=1e-12, backend="numpy")
+    result = run_one(_cert(lambda ctx, *, k: Evidence(Verdict.PROVED, "exact", cross_check=bad)), Context())
+    assert result.verdict is Verdict.ERROR
+
+
+def test_negative_control_survivor_is_reported():
+    result = run_one(_cert(lambda ctx, *, k: Evidence(Verdict.PROVED, "always")), Context(), negative_control=True)
+    assert result.as_expected
+    assert result.mutant_killed is False
+    assert not result.ok
+
+
+def test_crashing_mutant_does_not_count_as_killed():
+    def check(ctx, *, k):
+        if k == 2:
+            raise ValueError("mutant crash")
+        return Evidence(Verdict.PROVED, "fine")
+
+    result = run_one(_cert(check), Context(), negative_control=True)
+    assert result.mutant_killed is False
+
+
+def test_select_by_paper_pattern_tag_and_tier():
+    everything = registry.select()
+    assert everything and all(c.paper in registry.PAPERS for c in everything)
+    sym = registry.select(pattern="symplectic")
+    assert sym and all("symplectic" in c.id for c in sym)
+    assert all(c.id.startswith("psa.shear") for c in registry.select(pattern="psa.shear*"))
+    assert all("C6" in c.tags for c in registry.select(tag="C6"))
+    assert all(c.tier is Tier.QUICK for c in registry.select(tier=Tier.QUICK))
+
+
+def test_certificate_ids_are_unique_and_well_formed():
+    ids = [c.id for c in registry.all_certificates()]
+    assert len(ids) == len(set(ids))
+    for cert in registry.all_certificates():
+        assert re.fullmatch(r"(plga|gllm|psa)\.[A-Za-z0-9_\-]+", cert.id), cert.id
+        assert cert.claim.statement and cert.mutant.description
+        assert set(cert.mutant.overrides) <= set(cert.params)
+
+
+def test_duplicate_ids_are_rejected():
+    first = registry.all_certificates()[0]
+    with pytest.raises(ValueError, match="duplicate"):
+        registry.certificate(
+            first.id,
+            claim=first.claim,
+            method=first.method,
+            expected=first.expected,
+            mutant=first.mutant,
+            params=dict(first.params),
+        )(first.check)
