@@ -72,7 +72,8 @@ def select(
     tag: str | None = None,
     tier: Tier = Tier.FULL,
 ) -> list[Certificate]:
-    """Certificates of ``paper`` whose id matches ``pattern`` (a glob, or a plain substring).
+    """Certificates of ``paper`` whose id matches ``pattern``: globs or plain substrings,
+    several separated by commas (any may match).
 
     ``tier=QUICK`` keeps the quick tier only; ``tier=FULL`` keeps everything.
     """
@@ -80,8 +81,8 @@ def select(
     if paper is not None:
         chosen = [c for c in chosen if c.paper == paper]
     if pattern:
-        glob = pattern if any(ch in pattern for ch in "*?[") else f"*{pattern}*"
-        chosen = [c for c in chosen if fnmatch.fnmatch(c.id, glob)]
+        globs = [p if any(ch in p for ch in "*?[") else f"*{p}*" for p in pattern.split(",") if p.strip()]
+        chosen = [c for c in chosen if any(fnmatch.fnmatch(c.id, glob.strip()) for glob in globs)]
     if tag:
         chosen = [c for c in chosen if tag in c.tags]
     if tier is Tier.QUICK:

@@ -140,3 +140,8 @@ def test_duplicate_ids_are_rejected():
             mutant=first.mutant,
             params=dict(first.params),
         )(first.check)
+
+
+def test_select_accepts_several_comma_separated_patterns():
+    chosen = {c.id for c in registry.select(pattern="rope_preserves, table11")}
+    assert chosen == {"psa.rope_preserves_norms", "psa.table11_overhead_values"}

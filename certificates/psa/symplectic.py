@@ -447,3 +447,59 @@ def stormer_verlet(ctx: Context, *, sv_local_order) -> Evidence:
         proved=f"det = 1; SV local error {sp.sstr(list(sv_term))}, FE {sp.sstr(list(fe_term))}",
         details={"sv_leading": sp.sstr(list(sv_term)), "fe_leading": sp.sstr(list(fe_term))},
     )
+
+
+@certificate(
+    "psa.rotation_family_is_symplectic",
+    claim=claim(
+        "Prop 26",
+        "the rotation ('RoPE reuse') family [[cI, sI], [-sI, cI]] is symplectic; its position filter "
+        "(c + s) - s z^{-1} has DC gain cos(phi), so it is DC-neutral only at phi = 0",
+        Provenance.RECONSTRUCTED,
+        "Prop 26",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"operator": th.phase_rotation},
+    mutant=Mutant(
+        "the boost [[cI, sI], [sI, cI]]",
+        {
+            "operator": lambda phi, n=1: sp.Matrix(
+                sp.BlockMatrix(
+                    [
+                        [sp.cos(phi) * sp.eye(n), sp.sin(phi) * sp.eye(n)],
+                        [sp.sin(phi) * sp.eye(n), sp.cos(phi) * sp.eye(n)],
+                    ]
+                )
+            )
+        },
+    ),
+    tags=("prop26", "symplectic"),
+)
+def rotation_symplectic(ctx: Context, *, operator) -> Evidence:
+    phi = sp.Symbol("phi", real=True)
+    m = operator(phi, 2)
+    position_filter = m[0, 0] + m[0, 2] * (1 - 1 / th.z)
+    return all_exact(
+        [
+            ("M^T J M = J", sp.simplify(_symplectic_defect(m, 2)).is_zero_matrix),
+            ("DC gain cos(phi)", sp.simplify(position_filter.subs(th.z, 1) - sp.cos(phi)) == 0),
+        ],
+        proved="rotation is symplectic; position filter DC gain cos(phi)",
+    )
+
+
+@certificate(
+    "psa.rope_preserves_norms",
+    claim=claim("Fig. 12", "RoPE preserves norms: |R_t q| = |q|", Provenance.VERBATIM, "Fig. 12"),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"rotation": th.rotation2},
+    mutant=Mutant("a rotation with a 1 + angle^2 stretch", {"rotation": lambda a: (1 + a**2) * th.rotation2(a)}),
+    tags=("rope",),
+)
+def rope_norms(ctx: Context, *, rotation) -> Evidence:
+    t = sp.Symbol("t", real=True)
+    v = sp.Matrix(sp.symbols("v0:2", real=True))
+    image = rotation(t * th.theta) * v
+    return exact_zero(sp.trigsimp(sp.expand((image.T * image)[0, 0] - (v.T * v)[0, 0])), proved="|R_t v|^2 = |v|^2")
