@@ -81,8 +81,9 @@ def select(
     if paper is not None:
         chosen = [c for c in chosen if c.paper == paper]
     if pattern:
-        globs = [p if any(ch in p for ch in "*?[") else f"*{p}*" for p in pattern.split(",") if p.strip()]
-        chosen = [c for c in chosen if any(fnmatch.fnmatch(c.id, glob.strip()) for glob in globs)]
+        parts = [p.strip() for p in pattern.split(",") if p.strip()]
+        globs = [p if any(ch in p for ch in "*?[") else f"*{p}*" for p in parts]
+        chosen = [c for c in chosen if any(fnmatch.fnmatch(c.id, glob) for glob in globs)]
     if tag:
         chosen = [c for c in chosen if tag in c.tags]
     if tier is Tier.QUICK:
