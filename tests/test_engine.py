@@ -143,5 +143,5 @@ def test_duplicate_ids_are_rejected():
 
 
 def test_select_accepts_several_comma_separated_patterns():
-    chosen = {c.id for c in registry.select(pattern="rope_preserves, table11_*")}
+    chosen = {c.id for c in registry.select(pattern="rope_preserves, *table11_*")}
     assert chosen == {"psa.rope_preserves_norms", "psa.table11_overhead_values"}
