@@ -7,16 +7,21 @@ Exit codes: 0 every verdict as expected (and every negative control rejected whe
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import math
 import sys
 import time
 from pathlib import Path
 from typing import NoReturn
 
+import numpy as np
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
+from certificates import phase_output as out
 from certificates.ledger import LedgerEntry, ledger, out_of_scope
 from certificates.model import Context, Tier
 from certificates.registry import PAPERS, select
@@ -30,6 +35,9 @@ from certificates.report import (
 )
 from certificates.runner import Result, run_all
 from solvers.backend import BACKENDS, BackendUnavailable, get_backend
+from solvers.phase import C_HAT_REFERENCE, FIG7, PROTOCOLS, Protocol, run_sweep
+from solvers.phase import summarise as summarise_sweep
+from solvers.score_model import VARIANTS, ScoreModel
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -70,7 +78,34 @@ def build_parser() -> argparse.ArgumentParser:
 
     claims = sub.add_parser("claims", help="the claims ledger: every catalogued claim and its status")
     claims.add_argument("--paper", choices=PAPERS)
+
+    phase = sub.add_parser("phase", help="regenerate the PSA gamma_c phase-transition tables and figures")
+    phase.add_argument("--protocol", choices=["fig7", "taxis", "custom"], default="fig7")
+    phase.add_argument("--engine", choices=["mc", "quad"], default="mc", help="Monte Carlo or quadrature")
+    phase.add_argument("--backend", choices=[*BACKENDS, "auto"], default="numpy", help="array backend for mc")
+    phase.add_argument("--seed", type=int, default=0, help="base seed; replicate seeds are derived from it")
+    phase.add_argument("--out", type=Path, help="write CSV, Markdown and JSON (and PNG with --plot) here")
+    phase.add_argument("--plot", action="store_true", help="also write the Fig. 7 / Fig. 8 panels (needs matplotlib)")
+    phase.add_argument("--d-k", dest="d_ks", type=_int_list, help="custom: d_k values, e.g. 4,8,16")
+    phase.add_argument("--T", dest="Ts", type=_int_list, help="custom: T values, e.g. 10,15,25")
+    phase.add_argument("--gamma-max", type=float, help="top of the gamma grid (default 8)")
+    phase.add_argument("--gamma-points", type=int, help="points of the gamma grid (default 61)")
+    phase.add_argument("--seeds", type=int, help="replicates (default 5)")
+    phase.add_argument("--trials", type=int, help="trials per replicate (default 60000)")
+    phase.add_argument("--sigma-t", type=float, default=2.0, help="target noise sigma_t [R?] (default 2)")
+    phase.add_argument("--variant", choices=list(VARIANTS), default="t4", help="score model variant")
+    phase.add_argument("--c", type=float, help="condensation constant for condensed predictions (default: c-hat)")
     return parser
+
+
+def _int_list(text: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(v) for v in text.split(",") if v.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of integers") from None
+    if not values:
+        raise argparse.ArgumentTypeError("the list is empty")
+    return values
 
 
 def _verdict_text(result: Result) -> Text:
@@ -190,13 +225,120 @@ def _claims(args: argparse.Namespace, console: Console) -> int:
     return EXIT_OK
 
 
+def _phase(args: argparse.Namespace, console: Console) -> int:
+    base = PROTOCOLS.get(args.protocol)
+    if args.protocol == "custom" and not (args.d_ks and args.Ts):
+        raise UsageError("--protocol custom needs --d-k and --T")
+    if args.protocol != "custom" and (args.d_ks or args.Ts):
+        raise UsageError(f"--d-k and --T go with --protocol custom, not {args.protocol}")
+    if args.gamma_points is not None and args.gamma_points < 2:
+        raise UsageError(f"--gamma-points must be >= 2, not {args.gamma_points} (the grid would be empty)")
+    if args.gamma_max is not None and not (math.isfinite(args.gamma_max) and args.gamma_max > 0):
+        raise UsageError(f"--gamma-max must be a finite number > 0, not {args.gamma_max}")
+    if args.c is not None and not (math.isfinite(args.c) and args.c > 0):
+        raise UsageError(f"--c must be a finite number > 0, not {args.c}")
+    grid = np.linspace(0.0, args.gamma_max or 8.0, args.gamma_points or 61)
+    try:
+        protocol = Protocol(
+            name=args.protocol,
+            d_ks=args.d_ks or base.d_ks,
+            Ts=args.Ts or base.Ts,
+            gammas=tuple(float(g) for g in grid),
+            seeds=args.seeds if args.seeds is not None else (base or FIG7).seeds,
+            trials=args.trials if args.trials is not None else (base or FIG7).trials,
+        )
+        model = ScoreModel(sigma_t=args.sigma_t, variant=args.variant)
+        backend = get_backend(args.backend)
+    except (ValueError, BackendUnavailable) as exc:
+        raise UsageError(str(exc)) from None
+    if args.plot:
+        if args.out is None:
+            raise UsageError("--plot needs --out DIR")
+        if importlib.util.find_spec("matplotlib") is None:
+            raise UsageError("--plot needs matplotlib: pip install 'attncert[plot]'")
+    if args.out is not None and args.out.exists() and not args.out.is_dir():
+        raise UsageError(f"--out {args.out} exists and is not a folder")
+
+    err = Console(stderr=True)
+    start = time.perf_counter()
+    with Progress(
+        TextColumn(f"[bold]phase {protocol.name} ({args.engine})"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    ) as progress:
+        task = progress.add_task("", total=protocol.seeds if args.engine == "mc" else 1)
+        sweep = run_sweep(
+            protocol,
+            model,
+            engine=args.engine,
+            backend=backend,
+            seed=args.seed,
+            progress=lambda done, total: progress.update(task, completed=done, total=total),
+        )
+    elapsed = time.perf_counter() - start
+    stats = summarise_sweep(sweep, c=args.c)
+    c = args.c if args.c is not None else (stats.c_hat if math.isfinite(stats.c_hat) else C_HAT_REFERENCE)
+    stats = summarise_sweep(sweep, c=c)
+    pinf = out.plateaus(sweep, model)
+
+    table = Table(
+        "T",
+        "d_k",
+        "branch",
+        "gamma_c (mean +- s.d.)",
+        "mean-field",
+        "condensed",
+        "rel. error",
+        "p_inf",
+        header_style="bold",
+        title=f"{protocol.name}: {sweep.engine} in {elapsed:.1f}s",
+    )
+    for pt in sorted(stats.points, key=lambda q: (q.T, q.d_k)):
+        table.add_row(
+            str(pt.T),
+            str(pt.d_k),
+            pt.branch,
+            f"{pt.gamma_c_mean:.4f} +- {pt.gamma_c_sd:.4f}",
+            "-" if math.isnan(pt.mean_field) else f"{pt.mean_field:.4f}",
+            f"{c * pt.freezing:.4f}",
+            f"{pt.rel_error:.2%}",
+            "-" if not pinf else f"{pinf[(pt.d_k, pt.T)]:.3f}",
+        )
+    console.print(table)
+    st = Table("statistic", "attncert", "paper", header_style="bold")
+    for name, value, paper in out.statistics_rows(stats, protocol.name):
+        st.add_row(name, f"{value:.4f}", "-" if paper is None else f"{paper}")
+    console.print(st)
+    if sweep.error_estimate is not None:
+        console.print(f"quadrature error estimate (max over the grid): {sweep.error_estimate.max():.2e}")
+    if args.out is not None:
+        files = {
+            "points.csv": out.points_csv(stats, c, pinf),
+            "gamma_c_per_replicate.csv": out.seeds_csv(sweep),
+            "curves.csv": out.curves_csv(sweep),
+            "summary.md": out.markdown(sweep, stats, c, pinf, model),
+            "summary.json": out.summary_json(sweep, stats, c, model, args.seed, backend.name),
+        }
+        written = out.write_all(args.out, files)
+        if args.plot:
+            written += out.figures(args.out, sweep, stats, c)
+        console.print(f"wrote {len(written)} files to {args.out}")
+    return EXIT_OK
+
+
 def main(argv: list[str] | None = None) -> int:
     console = Console(width=None if sys.stdout.isatty() else 200)
     try:
         args = build_parser().parse_args(argv)
         if args.command == "verify":
             return _verify(args, console)
+        if args.command == "phase":
+            return _phase(args, console)
         return _claims(args, console)
     except UsageError as exc:
-        Console(stderr=True).print(f"[bold red]attncert: error:[/] {exc}", highlight=False)
+        Console(stderr=True).print(f"[bold red]attncert: error:[/] {escape(str(exc))}", highlight=False)
         return EXIT_USAGE

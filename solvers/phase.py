@@ -1,0 +1,257 @@
+"""Phase-transition protocols of PSA Fig. 7 / Fig. 8: gamma_c extraction, the two-branch law,
+sweeps over (d_k, T, seed) and the summary statistics (psa.md §3.4)."""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import stats
+
+from solvers.backend import Backend
+from solvers.score_model import ScoreModel, chance, softmax_mass_mc
+from solvers.score_quadrature import softmax_mass_quadrature
+
+#: condensation constant c-hat of the fig7 grid at sigma_t = 2 (psa.md §3.4 reference value, [D])
+C_HAT_REFERENCE = 0.7242
+#: the paper's printed statistics (Fig. 7 (b), (c) and Fig. 8)
+PAPER_STATISTICS = {
+    "mean_field_pearson_r": 0.9876,
+    "mean_field_median_rel_error": 0.026,
+    "spearman_rho": 0.27,
+    "spearman_p": 0.49,
+    "condensation_spread": 0.02,
+    "taxis_pearson_r": 0.9995,
+    "taxis_median_rel_error": 0.031,
+}
+
+
+@dataclass(frozen=True)
+class Protocol:
+    name: str
+    d_ks: tuple[int, ...]
+    Ts: tuple[int, ...]
+    gammas: tuple[float, ...] = tuple(np.linspace(0.0, 8.0, 61))
+    seeds: int = 5
+    trials: int = 60_000
+
+    def __post_init__(self) -> None:
+        problems = []
+        if not self.d_ks or min(self.d_ks) < 1:
+            problems.append("d_k values must be integers >= 1")
+        if not self.Ts or min(self.Ts) < 3:
+            problems.append("T values must be integers >= 3")
+        if len(self.gammas) < 2 or any(not math.isfinite(g) or g < 0 for g in self.gammas):
+            problems.append("the gamma grid needs at least 2 finite values >= 0")
+        elif list(self.gammas) != sorted(self.gammas) or self.gammas[0] != 0.0:
+            problems.append("the gamma grid must increase and start at 0 (chance)")
+        if self.seeds < 1:
+            problems.append("seeds must be >= 1")
+        if self.trials < 1:
+            problems.append("trials must be >= 1")
+        if problems:
+            raise ValueError("; ".join(problems))
+
+
+FIG7 = Protocol("fig7", d_ks=(4, 8, 16, 32, 64, 128), Ts=(10, 15, 25))
+TAXIS = Protocol("taxis", d_ks=(16,), Ts=(6, 8, 9, 10, 12, 15, 20, 25, 30, 40))
+PROTOCOLS = {"fig7": FIG7, "taxis": TAXIS}
+
+
+# --- extraction ------------------------------------------------------------------------------
+def extract_gamma_c(gammas: Sequence[float], curve: Sequence[float], *, chance_level: float) -> float:
+    """gamma_c at the midpoint between chance and the plateau (the curve's last value): the first
+    up-crossing of the threshold, by linear interpolation on the grid. NaN if it never crosses."""
+    g = np.asarray(gammas, dtype=float)
+    a = np.asarray(curve, dtype=float)
+    if g.shape != a.shape or g.size < 2:
+        raise ValueError("gammas and curve must have the same length >= 2")
+    threshold = 0.5 * (chance_level + a[-1])
+    above = a >= threshold
+    if a[0] >= threshold or not above.any():
+        return math.nan
+    k = int(np.argmax(above))  # first index at or above the threshold
+    g0, g1, a0, a1 = g[k - 1], g[k], a[k - 1], a[k]
+    return float(g0 + (threshold - a0) * (g1 - g0) / (a1 - a0))
+
+
+# --- the two-branch law (Thm 64), in floats ---------------------------------------------------
+def log_competitors(T: int) -> float:
+    return math.log(T - 1)
+
+
+def mean_field_gamma_c(d_k: float, T: int) -> float:
+    """gamma_c = sqrt(2L/(sqrt(d_k) + sqrt(d_k - 8L))) on d_k >= 8L; NaN below the crossover."""
+    L = log_competitors(T)
+    if d_k < 8 * L:
+        return math.nan
+    return math.sqrt(2 * L / (math.sqrt(d_k) + math.sqrt(d_k - 8 * L)))
+
+
+def freezing_point(T: int) -> float:
+    return (2 * log_competitors(T)) ** 0.25 / math.sqrt(2)
+
+
+def branch(d_k: float, T: int) -> str:
+    return "mean-field" if d_k >= 8 * log_competitors(T) else "condensed"
+
+
+def predicted_gamma_c(d_k: float, T: int, c: float) -> float:
+    return mean_field_gamma_c(d_k, T) if branch(d_k, T) == "mean-field" else c * freezing_point(T)
+
+
+# --- sweeps -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Sweep:
+    """A(gamma) per seed, shape (seeds, len(d_ks), len(Ts), len(gammas)), and gamma_c per seed."""
+
+    protocol: Protocol
+    engine: str
+    curves: np.ndarray
+    gamma_c: np.ndarray  # (seeds, len(d_ks), len(Ts))
+    error_estimate: np.ndarray | None = None  # quadrature only
+    meta: dict = field(default_factory=dict)
+
+
+def seed_for(base_seed: int, index: int) -> int:
+    """The seed of replicate ``index``: derived per task, never per worker."""
+    return int(np.random.SeedSequence([base_seed, index]).generate_state(1)[0])
+
+
+def _gamma_c_table(protocol: Protocol, curves: np.ndarray) -> np.ndarray:
+    out = np.full(curves.shape[:-1], math.nan)
+    for idx in np.ndindex(*curves.shape[:-1]):
+        T = protocol.Ts[idx[-1]]
+        out[idx] = extract_gamma_c(protocol.gammas, curves[idx], chance_level=chance(T))
+    return out
+
+
+def run_sweep(
+    protocol: Protocol,
+    model: ScoreModel,
+    *,
+    engine: str,
+    backend: Backend,
+    seed: int,
+    workers: int | None = None,
+    progress=None,
+) -> Sweep:
+    """Run ``protocol`` with the Monte Carlo (``mc``) or quadrature (``quad``) engine.
+
+    Monte Carlo replicates run on a thread pool (numpy releases the GIL in its kernels);
+    ``progress(done, total)`` is called after each replicate.
+    """
+    if engine == "quad":
+        result = softmax_mass_quadrature(model, d_ks=protocol.d_ks, Ts=protocol.Ts, gammas=protocol.gammas)
+        curves = result.values[None]
+        if progress:
+            progress(1, 1)
+        return Sweep(protocol, "quad", curves, _gamma_c_table(protocol, curves), result.error_estimate)
+    if engine != "mc":
+        raise ValueError(f"engine must be 'mc' or 'quad', not {engine!r}")
+    seeds = [seed_for(seed, i) for i in range(protocol.seeds)]
+    workers = workers or (1 if backend.name != "numpy" else min(len(seeds), os.cpu_count() or 1))
+
+    def one(s: int) -> np.ndarray:
+        return softmax_mass_mc(
+            backend, model, d_ks=protocol.d_ks, Ts=protocol.Ts, gammas=protocol.gammas, trials=protocol.trials, seed=s
+        )
+
+    curves = np.empty((len(seeds), len(protocol.d_ks), len(protocol.Ts), len(protocol.gammas)))
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for i, values in enumerate(pool.map(one, seeds)):
+            curves[i] = values
+            if progress:
+                progress(i + 1, len(seeds))
+    return Sweep(protocol, "mc", curves, _gamma_c_table(protocol, curves), meta={"seeds": seeds})
+
+
+# --- statistics ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PointSummary:
+    d_k: int
+    T: int
+    branch: str
+    gamma_c_mean: float
+    gamma_c_sd: float
+    mean_field: float
+    freezing: float
+    rel_error: float  # |pred - meas| / meas against the branch prediction (c for the condensed one)
+    proximity: float  # 8L / d_k
+
+
+@dataclass(frozen=True)
+class Statistics:
+    points: list[PointSummary]
+    c_hat: float
+    c_hat_spread: float  # s.d. / mean of the per-point condensation estimates
+    mf_pearson_r: float
+    mf_median_rel_error: float
+    spearman_rho: float
+    spearman_p: float
+    condensed_pearson_r: float
+    condensed_median_rel_error: float
+
+
+def summarise(sweep: Sweep, *, c: float | None = None) -> Statistics:
+    """Per-point means and s.d.s over seeds and the Fig. 7/8 statistics.
+
+    ``c`` is the condensation constant used for condensed-branch predictions; by default the
+    one calibrated on this sweep's condensed points (c-hat), or C_HAT_REFERENCE if it has none.
+    """
+    p = sweep.protocol
+    mean = np.nanmean(sweep.gamma_c, axis=0) if sweep.gamma_c.shape[0] > 1 else sweep.gamma_c[0]
+    sd = np.nanstd(sweep.gamma_c, axis=0, ddof=1) if sweep.gamma_c.shape[0] > 1 else np.zeros_like(mean)
+    ratios = [
+        mean[i, j] / freezing_point(T)
+        for i, d in enumerate(p.d_ks)
+        for j, T in enumerate(p.Ts)
+        if branch(d, T) == "condensed"
+    ]
+    c_hat = float(np.mean(ratios)) if ratios else math.nan
+    spread = float(np.std(ratios, ddof=1) / np.mean(ratios)) if len(ratios) > 1 else math.nan
+    c_used = c if c is not None else (c_hat if ratios else C_HAT_REFERENCE)
+    points = []
+    for i, d in enumerate(p.d_ks):
+        for j, T in enumerate(p.Ts):
+            pred = predicted_gamma_c(d, T, c_used)
+            points.append(
+                PointSummary(
+                    d_k=d,
+                    T=T,
+                    branch=branch(d, T),
+                    gamma_c_mean=float(mean[i, j]),
+                    gamma_c_sd=float(sd[i, j]),
+                    mean_field=mean_field_gamma_c(d, T),
+                    freezing=freezing_point(T),
+                    rel_error=abs(pred - mean[i, j]) / mean[i, j],
+                    proximity=8 * log_competitors(T) / d,
+                )
+            )
+    mf = [pt for pt in points if pt.branch == "mean-field"]
+    cond = [pt for pt in points if pt.branch == "condensed"]
+
+    def pearson(pts: list[PointSummary], predict) -> float:
+        if len(pts) < 3:
+            return math.nan
+        return float(stats.pearsonr([predict(pt) for pt in pts], [pt.gamma_c_mean for pt in pts])[0])
+
+    if len(mf) >= 3:
+        rho, pval = stats.spearmanr([pt.rel_error for pt in mf], [pt.proximity for pt in mf])
+    else:
+        rho, pval = math.nan, math.nan
+    return Statistics(
+        points=points,
+        c_hat=c_hat,
+        c_hat_spread=spread,
+        mf_pearson_r=pearson(mf, lambda pt: pt.mean_field),
+        mf_median_rel_error=float(np.median([pt.rel_error for pt in mf])) if mf else math.nan,
+        spearman_rho=float(rho),
+        spearman_p=float(pval),
+        condensed_pearson_r=pearson(cond, lambda pt: c_used * pt.freezing),
+        condensed_median_rel_error=float(np.median([pt.rel_error for pt in cond])) if cond else math.nan,
+    )
