@@ -68,7 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--paper", choices=PAPERS, help="only this paper's certificates")
     verify.add_argument("-k", dest="pattern", metavar="PATTERN", help="only ids matching PATTERN (glob or substring)")
     verify.add_argument("--tag", help="only certificates with this tag")
-    verify.add_argument("--tier", choices=[t.value for t in Tier], default="full", help="quick: the fast tier only")
+    verify.add_argument(
+        "--tier",
+        choices=[t.value for t in Tier],
+        default="quick",
+        help="quick (default): the fast tier, seconds; full: also the full-protocol Monte Carlo certificates",
+    )
     verify.add_argument("--json", type=_writable, metavar="PATH", help="write the JSON report here")
     verify.add_argument("--markdown", type=_writable, metavar="PATH", help="write a Markdown report here")
     verify.add_argument("--negative-controls", action="store_true", help="also run every mutant; each must be rejected")
@@ -186,6 +191,9 @@ def _verify(args: argparse.Namespace, console: Console) -> int:
     if args.negative_controls:
         style = "green" if summary.controls_killed == summary.controls_run else "bold red"
         console.print(f"[{style}]negative controls killed: {summary.controls_killed}/{summary.controls_run}[/]")
+    skipped = len(select(paper=args.paper, pattern=args.pattern, tag=args.tag, tier=Tier.FULL)) - len(certs)
+    if skipped:
+        console.print(f"{skipped} full-tier certificates not run (the paper's full Monte Carlo protocols): --tier full")
     if oos:
         console.print(f"{len(oos)} catalogued claims are OUT_OF_SCOPE (not counted as passes; see 'attncert claims')")
     selection = {

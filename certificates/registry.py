@@ -17,6 +17,7 @@ _CERTIFICATE_MODULES: tuple[str, ...] = (
     "certificates.psa.filters",
     "certificates.psa.deployment",
     "certificates.psa.printed",
+    "certificates.psa.phase",
 )
 
 _REGISTRY: dict[str, Certificate] = {}

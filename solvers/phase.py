@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -204,8 +205,10 @@ def summarise(sweep: Sweep, *, c: float | None = None) -> Statistics:
     one calibrated on this sweep's condensed points (c-hat), or C_HAT_REFERENCE if it has none.
     """
     p = sweep.protocol
-    mean = np.nanmean(sweep.gamma_c, axis=0) if sweep.gamma_c.shape[0] > 1 else sweep.gamma_c[0]
-    sd = np.nanstd(sweep.gamma_c, axis=0, ddof=1) if sweep.gamma_c.shape[0] > 1 else np.zeros_like(mean)
+    with warnings.catch_warnings():  # a point whose curves never cross has an all-NaN slice
+        warnings.simplefilter("ignore", RuntimeWarning)
+        mean = np.nanmean(sweep.gamma_c, axis=0) if sweep.gamma_c.shape[0] > 1 else sweep.gamma_c[0]
+        sd = np.nanstd(sweep.gamma_c, axis=0, ddof=1) if sweep.gamma_c.shape[0] > 1 else np.zeros_like(mean)
     ratios = [
         mean[i, j] / freezing_point(T)
         for i, d in enumerate(p.d_ks)

@@ -176,3 +176,17 @@ def _accumulate(backend, model, sums, *, d_ks, Ts, ms, gammas, trials, seed, wid
                     for d_i in group:
                         factor = math.exp(ref - means[d_i])
                         sums[d_i, t_i, g_i] += float(xp.sum(1.0 / (1.0 + q * factor)))
+
+
+def argmax_plateau_mc(backend: Backend, *, d_k: float, T: int, sigma_t: float, trials: int, seed: int) -> float:
+    """Direct argmax Monte Carlo of p_inf: P(sqrt(d_k) + sigma_t Z_0 > 2 max_j Z_j), m = T - 2.
+
+    This is the gamma -> infinity limit of A in the T4 model, where softmax mass and the argmax
+    indicator coincide (Thm 64 (1)); C7 checks the quadrature of Eq. 51 against it."""
+    xp = backend.xp
+    wins = 0
+    for chunk, n in _chunks(trials):
+        z = backend.asarray(np.ascontiguousarray(_draws(seed, chunk, n, T - 1).T))
+        target = math.sqrt(d_k) + sigma_t * z[0]
+        wins += int(xp.sum(xp.astype(target > 2 * xp.max(z[1:], axis=0), xp.int64)))
+    return wins / trials
