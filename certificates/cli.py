@@ -21,9 +21,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from certificates import grades_output as grades_out
 from certificates import phase_output as out
+from certificates.grades_report import grade_report
 from certificates.ledger import LedgerEntry, ledger, out_of_scope
 from certificates.model import Context, Tier
+from certificates.profiles import MODES, ProfileError, load_profiles
 from certificates.registry import PAPERS, select
 from certificates.report import (
     VERDICT_STYLES,
@@ -83,6 +86,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     claims = sub.add_parser("claims", help="the claims ledger: every catalogued claim and its status")
     claims.add_argument("--paper", choices=PAPERS)
+
+    grades = sub.add_parser("grades", help="solve GLLM grade selection from a profile file and certify gradings")
+    grades.add_argument("profile", nargs="?", type=Path, help="profile file (.json, .toml or .csv)")
+    grades.add_argument("--C", dest="clip", type=float, help="clip C >= 1 (overrides the file; default 2)")
+    grades.add_argument("--mode", choices=list(MODES), help="selection mode (overrides the file; default clipped)")
+    grades.add_argument("--d-k", dest="grades_d_k", type=float, help="lambda = e^{1/d_k} (overrides the file)")
+    grades.add_argument("--nu-mag", type=float, help="Cor 4 regulariser (modes regularized*)")
+    grades.add_argument("--json", dest="grades_json", type=_writable, metavar="PATH", help="write the report as JSON")
+    grades.add_argument("--cross-check", action="store_true", help="also solve with L-BFGS-B and cvxpy and compare")
+    grades.add_argument("--table3", action="store_true", help="regenerate GLLM Table 3 (L = 4, C = 2)")
 
     phase = sub.add_parser("phase", help="regenerate the PSA gamma_c phase-transition tables and figures")
     phase.add_argument("--protocol", choices=["fig7", "taxis", "custom"], default="fig7")
@@ -233,6 +246,28 @@ def _claims(args: argparse.Namespace, console: Console) -> int:
     return EXIT_OK
 
 
+def _grades(args: argparse.Namespace, console: Console) -> int:
+    if args.table3:
+        if args.profile is not None:
+            raise UsageError("--table3 takes no profile file")
+        console.print(grades_out.table3_table(args.clip if args.clip is not None else 2.0))
+        return EXIT_OK
+    if args.profile is None:
+        raise UsageError("give a profile file (see examples/profiles/) or --table3")
+    overrides = {"C": args.clip, "mode": args.mode, "d_k": args.grades_d_k, "nu_mag": args.nu_mag}
+    try:
+        profiles = load_profiles(args.profile, overrides=overrides)
+        report = grade_report(profiles, cross_check=args.cross_check)
+    except ProfileError as exc:
+        raise UsageError(str(exc)) from None
+    except ValueError as exc:
+        raise UsageError(f"{args.profile}: {exc}") from None
+    grades_out.print_report(console, report)
+    if args.grades_json:
+        write_atomically(args.grades_json, dump_json(grades_out.report_json(report)))
+    return EXIT_OK
+
+
 def _phase(args: argparse.Namespace, console: Console) -> int:
     base = PROTOCOLS.get(args.protocol)
     if args.protocol == "custom" and not (args.d_ks and args.Ts):
@@ -346,7 +381,9 @@ def main(argv: list[str] | None = None) -> int:
             return _verify(args, console)
         if args.command == "phase":
             return _phase(args, console)
+        if args.command == "grades":
+            return _grades(args, console)
         return _claims(args, console)
     except UsageError as exc:
-        Console(stderr=True).print(f"[bold red]attncert: error:[/] {escape(str(exc))}", highlight=False)
+        Console(stderr=True, soft_wrap=True).print(f"[bold red]attncert: error:[/] {escape(str(exc))}", highlight=False)
         return EXIT_USAGE

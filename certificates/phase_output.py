@@ -128,8 +128,7 @@ def markdown(sweep: Sweep, stats: Statistics, c: float, pinf: dict, model: Score
         f"{f' x {p.trials} trials' if sweep.engine == 'mc' else ''}, {len(p.gammas)} gamma values on "
         f"[{p.gammas[0]}, {p.gammas[-1]}]; condensed predictions use c = {c:.4f}",
         "",
-        "| T | d_k | branch | gamma_c (mean +- s.d.) | mean-field | condensed c (2L)^(1/4)/sqrt2 "
-        "| rel. error | p_inf |",
+        "| T | d_k | branch | gamma_c (mean +- s.d.) | mean-field | condensed c (2L)^(1/4)/sqrt2 | rel. error | p_inf |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for pt in sorted(stats.points, key=lambda q: (q.T, q.d_k)):
@@ -162,9 +161,7 @@ def summary_json(sweep: Sweep, stats: Statistics, c: float, model: ScoreModel, s
         "backend": backend,
         "condensation_constant_used": c,
         "quadrature_error_estimate_max": None if sweep.error_estimate is None else float(sweep.error_estimate.max()),
-        "statistics": {
-            name: {"attncert": value, "paper": paper} for name, value, paper in statistics_rows(stats, p.name)
-        },
+        "statistics": {name: {"attncert": value, "paper": paper} for name, value, paper in statistics_rows(stats, p.name)},
         "points": [asdict(pt) for pt in stats.points],
     }
     return json.dumps(to_jsonable(data), indent=2) + "\n"

@@ -18,6 +18,8 @@ _CERTIFICATE_MODULES: tuple[str, ...] = (
     "certificates.psa.deployment",
     "certificates.psa.printed",
     "certificates.psa.phase",
+    "certificates.gllm.gain",
+    "certificates.gllm.selection",
 )
 
 _REGISTRY: dict[str, Certificate] = {}

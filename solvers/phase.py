@@ -210,10 +210,7 @@ def summarise(sweep: Sweep, *, c: float | None = None) -> Statistics:
         mean = np.nanmean(sweep.gamma_c, axis=0) if sweep.gamma_c.shape[0] > 1 else sweep.gamma_c[0]
         sd = np.nanstd(sweep.gamma_c, axis=0, ddof=1) if sweep.gamma_c.shape[0] > 1 else np.zeros_like(mean)
     ratios = [
-        mean[i, j] / freezing_point(T)
-        for i, d in enumerate(p.d_ks)
-        for j, T in enumerate(p.Ts)
-        if branch(d, T) == "condensed"
+        mean[i, j] / freezing_point(T) for i, d in enumerate(p.d_ks) for j, T in enumerate(p.Ts) if branch(d, T) == "condensed"
     ]
     c_hat = float(np.mean(ratios)) if ratios else math.nan
     spread = float(np.std(ratios, ddof=1) / np.mean(ratios)) if len(ratios) > 1 else math.nan

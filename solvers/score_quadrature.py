@@ -74,9 +74,7 @@ def _phi_table(s: float, h: float) -> tuple[float, np.ndarray]:
     return y0, np.clip(values, 0.0, 1.0)
 
 
-def _conditional_masses(
-    a: np.ndarray, ms: Sequence[int], y0: float, h: float, phi: np.ndarray
-) -> dict[int, np.ndarray]:
+def _conditional_masses(a: np.ndarray, ms: Sequence[int], y0: float, h: float, phi: np.ndarray) -> dict[int, np.ndarray]:
     """F_m(a) = int exp(y + a - e^{y + a}) phi(y)^m dy for each a and m (trapezoid on the phi grid).
 
     The t-window is y + a in [W_LO, V_HI]: below it the weight's mass is e^{W_LO} < 1e-10."""
@@ -137,9 +135,7 @@ def plateau_quadrature(d_k: float, T: int, sigma_t: float = 2.0) -> float:
     if sigma_t == 0:
         return float(special.ndtr(math.sqrt(d_k) / 2) ** m)
     value, _ = integrate.quad(
-        lambda z: (
-            math.exp(-0.5 * z * z) / math.sqrt(2 * math.pi) * special.ndtr((math.sqrt(d_k) + sigma_t * z) / 2) ** m
-        ),
+        lambda z: math.exp(-0.5 * z * z) / math.sqrt(2 * math.pi) * special.ndtr((math.sqrt(d_k) + sigma_t * z) / 2) ** m,
         -12.0,
         12.0,
         epsabs=1e-12,

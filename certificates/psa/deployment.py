@@ -70,8 +70,7 @@ def extra_state(ctx: Context, *, claimed) -> Evidence:
     "psa.shared_prefix_gives_identical_sheared_keys",
     claim=claim(
         "Prop 76",
-        "the shear is a causal two-tap FIR: two sequences sharing an n-token prefix "
-        "have identical sheared keys at positions < n",
+        "the shear is a causal two-tap FIR: two sequences sharing an n-token prefix have identical sheared keys at positions < n",
         Provenance.VERBATIM,
         "Prop 76",
     ),

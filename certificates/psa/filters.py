@@ -67,17 +67,14 @@ def four_term(ctx: Context, *, t4_coefficient) -> Evidence:
         errors=errors,
         tolerance=1e-10,
     )
-    return exact_zero(
-        score - sum(terms.values()), proved="the four channels sum to the sheared score (d = 4)", cross_check=cc
-    )
+    return exact_zero(score - sum(terms.values()), proved="the four channels sum to the sheared score (d = 4)", cross_check=cc)
 
 
 @certificate(
     "psa.transfer_function_magnitude",
     claim=claim(
         "Prop 13",
-        "H(z) = 1 + gamma (1 - z^{-1}); |H(e^{jw})|^2 = 1 + 4 gamma (1 + gamma) "
-        "sin^2(w/2); DC gain 1, Nyquist (1 + 2 gamma)^2",
+        "H(z) = 1 + gamma (1 - z^{-1}); |H(e^{jw})|^2 = 1 + 4 gamma (1 + gamma) sin^2(w/2); DC gain 1, Nyquist (1 + 2 gamma)^2",
         Provenance.VERBATIM,
         "Prop 13",
         latex=r"|H(e^{j\omega})|^2=1+4\gamma(1+\gamma)\sin^2(\omega/2)",

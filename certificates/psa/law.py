@@ -376,10 +376,7 @@ def t3_restored_printed(ctx: Context, *, crossing) -> Evidence:
 def table50_ratio(ctx: Context, *, printed_values) -> Evidence:
     L63 = th.competitor_log_count(64)
     return printed(
-        [
-            (f"8 ln 63 / {dk}", th.crossover_dk(L63) / dk, shown)
-            for dk, shown in zip((8, 16, 32), printed_values, strict=True)
-        ],
+        [(f"8 ln 63 / {dk}", th.crossover_dk(L63) / dk, shown) for dk, shown in zip((8, 16, 32), printed_values, strict=True)],
         what="Table 50 8L/d_k (erratum 11: 1.036 rounds to 1.04)",
     )
 

@@ -121,9 +121,7 @@ def _printed_statistic(value: float, printed: float, tolerance: float, what: str
 
 
 def _full_claim(label: str, statement: str, key: str):
-    return claim(
-        label, statement + " (full fig7/taxis protocol: 5 seeds x 60,000 trials x 61 gammas)", Provenance.VERBATIM, key
-    )
+    return claim(label, statement + " (full fig7/taxis protocol: 5 seeds x 60,000 trials x 61 gammas)", Provenance.VERBATIM, key)
 
 
 @certificate(
@@ -143,9 +141,7 @@ def fig7_pearson(ctx: Context, *, sigma_t) -> Evidence:
 
 @certificate(
     "psa.fig7_mean_field_median_error",
-    claim=_full_claim(
-        "Fig. 7 (b)", "median relative error 2.6% on the nine mean-field points (tolerance +-0.5 pp)", "Fig. 7"
-    ),
+    claim=_full_claim("Fig. 7 (b)", "median relative error 2.6% on the nine mean-field points (tolerance +-0.5 pp)", "Fig. 7"),
     method=Method.MONTE_CARLO,
     expected=Verdict.MISMATCH,
     params={"printed": PAPER_STATISTICS["mean_field_median_rel_error"]},
@@ -160,9 +156,7 @@ def fig7_median(ctx: Context, *, printed) -> Evidence:
 
 @certificate(
     "psa.fig7c_spearman_rho",
-    claim=_full_claim(
-        "Fig. 7 (c)", "Spearman rho = 0.27 of the relative error against 8L/d_k (tolerance +-0.1)", "Fig. 7"
-    ),
+    claim=_full_claim("Fig. 7 (c)", "Spearman rho = 0.27 of the relative error against 8L/d_k (tolerance +-0.1)", "Fig. 7"),
     method=Method.MONTE_CARLO,
     expected=Verdict.MISMATCH,
     params={"printed": PAPER_STATISTICS["spearman_rho"]},
@@ -232,9 +226,7 @@ def fig8_pearson(ctx: Context, *, with_L) -> Evidence:
 
 @certificate(
     "psa.fig8_taxis_condensed_median_error",
-    claim=_full_claim(
-        "Fig. 8", "on-branch median relative error 3.1% with the grid-calibrated c (tolerance +-0.5 pp)", "Fig. 8"
-    ),
+    claim=_full_claim("Fig. 8", "on-branch median relative error 3.1% with the grid-calibrated c (tolerance +-0.5 pp)", "Fig. 8"),
     method=Method.MONTE_CARLO,
     expected=Verdict.REPRODUCED,
     params={"c_scale": 1.0},

@@ -30,16 +30,12 @@ R = sp.Rational
     method=Method.TABLE,
     expected=Verdict.REPRODUCED,
     params={"overhead": th.overhead_fraction},
-    mutant=Mutant(
-        "attention cost 2Td instead of 4Td", {"overhead": lambda dd, TT: 6 * dd / (24 * dd**2 + 2 * TT * dd)}
-    ),
+    mutant=Mutant("attention cost 2Td instead of 4Td", {"overhead": lambda dd, TT: 6 * dd / (24 * dd**2 + 2 * TT * dd)}),
     tags=("table11", "printed"),
 )
 def table11(ctx: Context, *, overhead) -> Evidence:
     rows = ((1024, 2048, "1.8e-4"), (2048, 4096, "9.2e-5"), (4096, 4096, "5.2e-5"), (4096, 32768, "2.6e-5"))
-    return printed(
-        [(f"d={dd}, T={TT}", overhead(sp.Integer(dd), sp.Integer(TT)), s) for dd, TT, s in rows], what="Table 11"
-    )
+    return printed([(f"d={dd}, T={TT}", overhead(sp.Integer(dd), sp.Integer(TT)), s) for dd, TT, s in rows], what="Table 11")
 
 
 @certificate(
@@ -168,9 +164,7 @@ def table39(ctx: Context, *, magnitude) -> Evidence:
 )
 def table14(ctx: Context, *, cross_terms) -> Evidence:
     t1 = sp.Rational("0.0523")
-    return printed(
-        [(f"T1/{name}", t1 / sp.Rational(v), "65") for name, v in cross_terms.items()], what="dominance ratio ~65x"
-    )
+    return printed([(f"T1/{name}", t1 / sp.Rational(v), "65") for name, v in cross_terms.items()], what="dominance ratio ~65x")
 
 
 @certificate(
@@ -207,8 +201,7 @@ def table51(ctx: Context, *, ddof) -> Evidence:
     "psa.table117_batch_size_patch_arithmetic",
     claim=claim(
         "Table 117 (erratum 15)",
-        "batch 8 -> 64 'reduces gradient variance ~2.83x' and the learning rate 3e-4 -> 6e-4 follows "
-        "'sqrt(B_new/B_old) scaling'",
+        "batch 8 -> 64 'reduces gradient variance ~2.83x' and the learning rate 3e-4 -> 6e-4 follows 'sqrt(B_new/B_old) scaling'",
         Provenance.VERBATIM,
         "Table 117",
     ),

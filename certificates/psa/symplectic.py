@@ -39,17 +39,14 @@ def _shear_cross_check(ctx: Context, operator_entries) -> object:
         # M^T J M for M = [[a, b], [c, e]] and J = [[0, 1], [-1, 0]] equals det(M) J
         return a * e - b * c - 1.0
 
-    return random_instances(
-        ctx, description="det M - 1 at 4096 random gamma (2x2 scalar blocks)", n=4096, width=1, errors=errors
-    )
+    return random_instances(ctx, description="det M - 1 at 4096 random gamma (2x2 scalar blocks)", n=4096, width=1, errors=errors)
 
 
 @certificate(
     "psa.shear_is_exact_hamiltonian_flow",
     claim=claim(
         "Lemma 4",
-        "M_gamma = exp(gamma X_H) with X_H = J grad H = [[0, I], [0, 0]] nilpotent: "
-        "the exact gamma-flow of H = |p|^2/2",
+        "M_gamma = exp(gamma X_H) with X_H = J grad H = [[0, I], [0, 0]] nilpotent: the exact gamma-flow of H = |p|^2/2",
         Provenance.DERIVED,
         "Lemma 4",
         latex=r"M_\gamma=\exp(\gamma X_H)",
@@ -123,8 +120,7 @@ def shear_float64(ctx: Context, *, q_block_scale) -> Evidence:
     backend = get_backend(ctx.backend)
     j = ops.symplectic_matrix(backend, 64)
     residuals = [
-        ops.symplectic_residual(backend, ops.kron_block(backend, [[q_block_scale, gam], [0.0, 1.0]], 64), j)
-        for gam in GAMMAS_7
+        ops.symplectic_residual(backend, ops.kron_block(backend, [[q_block_scale, gam], [0.0, 1.0]], 64), j) for gam in GAMMAS_7
     ]
     return within(
         max(residuals),
@@ -247,9 +243,7 @@ def score_bias(ctx: Context, *, bias_coefficient) -> Evidence:
     method=Method.SYMBOLIC,
     expected=Verdict.PROVED,
     params={"antisymmetric_part": lambda a, b: (b - a) * th.symplectic_form(2)},
-    mutant=Mutant(
-        "B - B^T = (gamma_q - gamma_k) J", {"antisymmetric_part": lambda a, b: (a - b) * th.symplectic_form(2)}
-    ),
+    mutant=Mutant("B - B^T = (gamma_q - gamma_k) J", {"antisymmetric_part": lambda a, b: (a - b) * th.symplectic_form(2)}),
     tags=("C9",),
 )
 def transport_identity(ctx: Context, *, antisymmetric_part) -> Evidence:
@@ -293,8 +287,7 @@ def position_fixing_maps(ctx: Context, *, family) -> Evidence:
     equations = [e for e in _symplectic_defect(general(a, b), n) if e != 0]
     solutions = sp.solve(equations, list(a) + list(b), dict=True)
     forced = [
-        all(s.get(sym, sym) == val for sym, val in zip(a, sp.eye(n), strict=True))
-        and s.get(b[2], b[2]) == s.get(b[1], b[1])
+        all(s.get(sym, sym) == val for sym, val in zip(a, sp.eye(n), strict=True)) and s.get(b[2], b[2]) == s.get(b[1], b[1])
         for s in solutions
     ]
     params = sp.symbols("c0:3", real=True)
@@ -329,9 +322,7 @@ def two_tap_unique(ctx: Context, *, taps) -> Evidence:
     a, b = sp.symbols("a b", real=True)
     (dc_solution,) = sp.solve(sp.Eq(a + b, 1), a, dict=True)
     shear_taps = sp.Poly(sp.expand(th.transfer_function(g, th.z) * th.z), th.z).all_coeffs()
-    high_pass = sp.solve_univariate_inequality(
-        sp.Abs(taps[0] - taps[1]) > sp.Abs(taps[0] + taps[1]), g, relational=False
-    )
+    high_pass = sp.solve_univariate_inequality(sp.Abs(taps[0] - taps[1]) > sp.Abs(taps[0] + taps[1]), g, relational=False)
     expected_set = sp.Union(sp.Interval.open(-sp.oo, -1), sp.Interval.open(0, sp.oo))
     return all_exact(
         [
@@ -355,9 +346,7 @@ def two_tap_unique(ctx: Context, *, taps) -> Evidence:
     method=Method.SYMBOLIC,
     expected=Verdict.PROVED,
     params={"operator": th.upper_shear},
-    mutant=Mutant(
-        "the rotation family [[cI, sI], [-sI, cI]] (symplectic, but moves p)", {"operator": th.phase_rotation}
-    ),
+    mutant=Mutant("the rotation family [[cI, sI], [-sI, cI]] (symplectic, but moves p)", {"operator": th.phase_rotation}),
     tags=("thm38",),
 )
 def conserves_energy(ctx: Context, *, operator) -> Evidence:

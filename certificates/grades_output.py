@@ -1,0 +1,158 @@
+"""Terminal tables and JSON for `attncert grades`, and GLLM Table 3."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import sympy as sp
+from rich.console import Console
+from rich.table import Table
+
+from certificates.grades_report import GradeReport
+from certificates.report import to_jsonable
+from solvers import grades as gs
+from theory import gllm
+
+TABLE3_ROWS = ((0.8, 0.4), (0.7, 0.3), (0.6, 0.3), (0.5, 0.2))  # gllm.md §3.5: (0.7, 0.3) is [R?]
+
+
+def table3_values(nu: float, mu: float, clip: float = 2.0, levels: int = 4, d_k: float = 64.0) -> dict:
+    """One row of GLLM Table 3 from geometric profiles (Cor 3 + Prop 10/11 on L levels)."""
+    a, s = (np.array([float(x) for x in v]) for v in gllm.geometric_profiles(sp.Rational(str(nu)), sp.Rational(str(mu)), levels))
+    unclipped = gs.bhattacharyya(a, s) ** 2
+    sol = gs.solve_clipped(a, s, clip)
+    return {
+        "nu": nu,
+        "mu": mu,
+        "a": a,
+        "s": s,
+        "lambda_star": unclipped,
+        "unclipped_gain": 1 / unclipped,
+        "lambda_star_c": sol.value,
+        "gain": sol.gain,
+        "g": sol.g,
+        "q": d_k * np.log(sol.g),
+        "clip_cost": 1 - unclipped / sol.value,
+    }
+
+
+def table3_table(clip: float = 2.0) -> Table:
+    table = Table(
+        "(nu, mu)",
+        "a (levels 0..3)",
+        "s",
+        "Lambda* = BC^2",
+        "1/Lambda*",
+        "Lambda*_C",
+        "gain 1/Lambda*_C",
+        "g*_C",
+        "q*_C (d_k = 64)",
+        "clip cost",
+        header_style="bold",
+        title=f"GLLM Table 3 (L = 4, C = {clip:g}); row (0.7, 0.3) is a reconstruction [R?]",
+    )
+    for nu, mu in TABLE3_ROWS:
+        r = table3_values(nu, mu, clip)
+        table.add_row(
+            f"({nu}, {mu})",
+            " ".join(f"{x:.4f}" for x in r["a"]),
+            " ".join(f"{x:.4f}" for x in r["s"]),
+            f"{r['lambda_star']:.5f}",
+            f"{r['unclipped_gain']:.3f}",
+            f"{r['lambda_star_c']:.5f}",
+            f"{r['gain']:.3f}",
+            ", ".join(f"{x:.4f}" for x in r["g"]),
+            ", ".join(f"{x:.2f}" for x in r["q"]),
+            f"{r['clip_cost']:.2%}",
+        )
+    return table
+
+
+def print_report(console: Console, rep: GradeReport) -> None:
+    p, sel, opt = rep.profiles, rep.profiles.selection, rep.optimum
+    console.print(
+        f"[bold]{p.source}[/]{f' ({p.task})' if p.task else ''}: {p.alpha.size} {p.granularity}s, "
+        f"mode {sel.mode}, C = {sel.clip:g}, lambda = e^{sel.log_lambda:.6g}"
+    )
+    summary = Table("quantity", "value", header_style="bold", show_header=False)
+    summary.add_row("BC(alpha, tau)", f"{rep.bc:.6f}")
+    summary.add_row("Lambda* = BC^2 (unclipped)", f"{rep.bc**2:.6f}")
+    summary.add_row(f"Lambda*_C ({opt.solver})", f"{opt.value:.6f}")
+    summary.add_row("token gain 1/Lambda*_C", f"{opt.gain:.4f}x")
+    summary.add_row("bound max{BC^2, C^-2}", f"{rep.bound:.6f}")
+    summary.add_row(
+        "active sets (g = 1 / interior / g = C)",
+        f"{opt.lo.size} / {p.alpha.size - opt.lo.size - opt.hi.size} / {opt.hi.size}",
+    )
+    if rep.kkt is not None:
+        summary.add_row(f"KKT residual (mpmath, {rep.kkt.digits} digits)", f"{rep.kkt.worst:.2e}")
+    for name, rel in rep.cross_checks.items():
+        summary.add_row(f"cross-check {name} (relative)", f"{rel:.2e}")
+    console.print(summary)
+    if p.granularity == "level" or p.alpha.size <= 16:
+        names = [lv.name for lv in p.levels] if p.granularity == "level" and p.levels else [str(j) for j in range(p.alpha.size)]
+        t = Table("level" if p.granularity == "level" else "coordinate", "alpha", "tau", "g*_C", "q*_C", header_style="bold")
+        for j, name in enumerate(names):
+            t.add_row(name, f"{p.alpha[j]:.4f}", f"{p.tau[j]:.4f}", f"{opt.g[j]:.4f}", f"{rep.q[j]:.3f}")
+        console.print(t)
+    elif rep.level_summary:
+        t = Table("level", "mean g*_C", "mean q*_C", header_style="bold", title="per-coordinate solve, by level")
+        for name, g, q in rep.level_summary:
+            t.add_row(name, f"{g:.4f}", f"{q:.3f}")
+        console.print(t)
+    if rep.candidates:
+        t = Table(
+            "candidate",
+            "<q, alpha - tau>",
+            "Lambda(q)",
+            "in Q+",
+            "in clip box",
+            "eps_max",
+            "bootstrap sign",
+            header_style="bold",
+        )
+        for c in rep.candidates:
+            t.add_row(
+                c.name,
+                f"{c.certificate:+.4g}",
+                f"{c.gain_value:.4f}",
+                "yes" if c.in_admissible_cone else "no",
+                "yes" if c.in_clip_box else "no",
+                "inf" if math.isinf(c.epsilon_max) else f"{c.epsilon_max:.4g}",
+                "-" if c.bootstrap_sign_fraction is None else f"{c.bootstrap_sign_fraction:.0%}",
+            )
+        console.print(t)
+        for c in rep.candidates:
+            if c.warning:
+                console.print(f"[bold yellow]warning[/] {c.name}: {c.warning}")
+    for note in rep.notes:
+        console.print(f"note: {note}")
+
+
+def report_json(rep: GradeReport) -> dict:
+    p, opt = rep.profiles, rep.optimum
+    return to_jsonable(
+        {
+            "schema": "attncert.grades-report/1",
+            "source": p.source,
+            "task": p.task,
+            "granularity": p.granularity,
+            "selection": p.selection,
+            "bc": rep.bc,
+            "lambda_star": rep.bc**2,
+            "lambda_star_c": opt.value,
+            "token_gain": opt.gain,
+            "bound": rep.bound,
+            "g_star_c": opt.g.tolist(),
+            "q_star_c": rep.q.tolist(),
+            "active_sets": {"lo": opt.lo.tolist(), "hi": opt.hi.tolist()},
+            "unique": opt.unique,
+            "kkt": rep.kkt,
+            "cross_checks": rep.cross_checks,
+            "level_summary": rep.level_summary,
+            "level_aggregate_bc": rep.level_aggregate_bc,
+            "candidates": rep.candidates,
+            "notes": rep.notes,
+        }
+    )
