@@ -414,3 +414,95 @@ def overheads(ctx: Context, *, printed_medium) -> Evidence:
         what=f"Sec 8.1.3 (Medium {medium:,}, 7B {big:,} = 16.9M against the printed 17.0M)",
         details={"medium": medium, "seven_b": big},
     )
+
+
+@certificate(
+    "gllm.prop6_change_of_basis_reading",
+    claim=claim(
+        "Prop 6 (change-of-basis reading)",
+        "|P^{-1} G P - (+)_l M_{q_l}| <= L lambda^{q_max} eta for G = sum_l P_l M_{q_l} P_l^T (300 random instances)",
+        Provenance.RECONSTRUCTED,
+        "Prop 6",
+    ),
+    method=Method.NUMERIC,
+    expected=Verdict.VERIFIED,
+    params={"reading": "basis"},
+    mutant=Mutant("the Gram reading P^T G P", {"reading": "gram"}),
+    tags=("prop6",),
+)
+def prop6_basis(ctx: Context, *, reading) -> Evidence:
+    rng = np.random.default_rng(ctx.seed)
+    worst = 0.0
+    for _ in range(300):
+        L, dl = int(rng.integers(2, 4)), int(rng.integers(1, 3))
+        d = L * dl
+        base = np.linalg.qr(rng.normal(size=(d, d)))[0]
+        tilt = rng.uniform(0, 0.5)
+        # each P_l has orthonormal columns spanning V_l; the levels are tilted toward each other
+        P = np.concatenate(
+            [np.linalg.qr(base[:, k * dl : (k + 1) * dl] + tilt * rng.normal(size=(d, dl)) / np.sqrt(d))[0] for k in range(L)],
+            axis=1,
+        )
+        lam, q = np.exp(1 / 8), rng.uniform(0, 4, L)
+        M = np.diag(np.repeat(lam**q, dl))
+        G = P @ M @ P.T  # sum_l P_l M_{q_l} P_l^T
+        eta = max(
+            np.linalg.norm(P[:, i * dl : (i + 1) * dl].T @ P[:, j * dl : (j + 1) * dl], 2)
+            for i in range(L)
+            for j in range(L)
+            if i != j
+        )
+        view = P.T @ G @ P if reading == "gram" else np.linalg.inv(P) @ G @ P
+        worst = max(worst, np.linalg.norm(view - M, 2) / (L * lam ** q.max() * eta))
+    return within(
+        max(worst - 1, 0.0),
+        tolerance=1e-12,
+        what=f"largest |deviation| / bound over 300 instances = {worst:.3f}",
+        measured=worst,
+        reference=1.0,
+    )
+
+
+@certificate(
+    "gllm.thm41_cap_ratio_bracket",
+    claim=claim(
+        "Lemma 4 (iv); Thm 4.1",
+        "cap ratio g_0^2 sum_k a_k g_k^-2 lies in [(1 - r) Lambda(g), Lambda(g)/s_0]: 0.2542 in [0.1345, 0.6509] (g*, "
+        "(0.6, 0.3)), 0.3814 in [0.1555, 0.7524] (g*_C), 0.1524 in [0.1026, 0.3482] (g*, (0.5, 0.2)); the grade condition "
+        "holds for 1, g* and g*_C",
+        Provenance.DERIVED,
+        "Lemma 4",
+        "Thm 4.1",
+    ),
+    method=Method.TABLE,
+    expected=Verdict.REPRODUCED,
+    params={"lower_factor": lambda r: 1 - r},
+    mutant=Mutant("lower bracket factor (1 - r)^2", {"lower_factor": lambda r: (1 - r) ** 2}),
+    tags=("thm41",),
+)
+def cap_bracket(ctx: Context, *, lower_factor) -> Evidence:
+    rows, grade_ok = [], True
+    for (nu, mu), which, shown in (
+        ((0.6, 0.3), "opt", ("0.4593", "0.2542", "0.1345", "0.6509")),
+        ((0.6, 0.3), "clip", ("0.5310", "0.3814", "0.1555", "0.7524")),
+        ((0.5, 0.2), "opt", ("0.2790", "0.1524", "0.1026", "0.3482")),
+    ):
+        r = table3_values(nu, mu)
+        a, s = r["a"], r["s"]
+        g = (a / s) ** 0.25 if which == "opt" else r["g"]
+        lam = gs.gain(a, s, g)
+        cap = g[0] ** 2 * float(np.sum(a / g**2))
+        ratio = np.sqrt(mu / nu)
+        for name, value, text in zip(
+            ("Lambda(g)", "cap ratio", "lower", "upper"), (lam, cap, lower_factor(ratio) * lam, lam / s[0]), shown, strict=True
+        ):
+            rows.append((f"({nu},{mu}) {which} {name}", value, text))
+        for gg in (np.ones(4), (a / s) ** 0.25 / ((a / s) ** 0.25)[0], r["g"]):
+            steps = gg[1:] / gg[:-1]
+            grade_ok &= bool(
+                np.all(gg >= 1 - 1e-12) and np.all(steps >= 1 - 1e-12) and np.all(steps <= (nu * mu) ** -0.25 + 1e-12)
+            )
+    evidence = printed(rows, what="cap ratios and brackets (gllm.md C27 table)")
+    if not grade_ok:
+        return Evidence(Verdict.MISMATCH, "the grade condition fails for one of 1, g*, g*_C", details=evidence.details)
+    return evidence

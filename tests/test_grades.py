@@ -1,0 +1,181 @@
+"""Grade selection (issue 4): the solvers, profile files and `attncert grades`."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from certificates.cli import main
+from certificates.grades_output import table3_values
+from certificates.grades_report import grade_report
+from certificates.profiles import ProfileError, load_profiles
+from solvers import grades as gs
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "profiles"
+
+# gllm.md §3.3: (nu, mu) -> (Lambda*, Lambda*_C, gain, g*_C); tolerance 1e-6 on Lambda and 1e-4 on g (§3.5)
+TABLE3 = {
+    (0.8, 0.4): (0.70028, 0.70777, 1.413, (1, 1.2743, 1.6943, 2)),
+    (0.7, 0.3): (0.53396, 0.58173, 1.719, (1, 1.3217, 1.9525, 2)),
+    (0.6, 0.3): (0.45933, 0.53101, 1.883, (1, 1.2997, 1.9953, 2)),
+    (0.5, 0.2): (0.27902, 0.42361, 2.361, (1, 1.3139, 2, 2)),
+}
+
+
+@pytest.mark.parametrize("row", list(TABLE3))
+def test_table3_golden_values(row):
+    lam, lam_c, gain, g = TABLE3[row]
+    r = table3_values(*row)
+    assert r["lambda_star"] == pytest.approx(lam, abs=6e-6)
+    assert r["lambda_star_c"] == pytest.approx(lam_c, abs=6e-6)
+    assert r["gain"] == pytest.approx(gain, abs=6e-4)
+    np.testing.assert_allclose(r["g"], g, atol=1e-4)
+
+
+def test_exact_solver_matches_reference_solvers_and_is_a_minimum():
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        d = int(rng.integers(2, 10))
+        a, t = rng.dirichlet(np.ones(d) * rng.choice([0.3, 1, 3])), rng.dirichlet(np.ones(d))
+        C = float(rng.choice([1.0, 1.2, 2.0, 4.0, 10.0]))
+        exact = gs.solve_clipped(a, t, C)
+        assert np.all(exact.g >= 1 - 1e-12) and np.all(exact.g <= C + 1e-12)
+        assert gs.gain(a, t, exact.g) == pytest.approx(exact.value, rel=1e-12)
+        assert exact.value == pytest.approx(gs.solve_lbfgsb(a, t, C).value, rel=1e-9)
+        # no random feasible point does better
+        probes = rng.uniform(1, C, (200, d))
+        assert min(gs.gain(a, t, p) for p in probes) >= exact.value * (1 - 1e-12)
+
+
+def test_exact_solver_agrees_with_cvxpy():
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        a, t = rng.dirichlet(np.ones(6)), rng.dirichlet(np.ones(6))
+        assert gs.solve_clipped(a, t, 2.0).value == pytest.approx(gs.solve_cvxpy(a, t, 2.0).value, rel=1e-7)
+
+
+def test_segment_case_is_canonicalised_and_reaches_bc_squared():
+    a, t = np.array([0.3, 0.3, 0.4]), np.array([0.35, 0.3, 0.35])
+    sol = gs.solve_clipped(a, t, 4.0)
+    assert not sol.unique
+    assert sol.g.min() == pytest.approx(1.0)
+    assert sol.value == pytest.approx(gs.bhattacharyya(a, t) ** 2, rel=1e-14)
+
+
+def test_kkt_residuals_vanish_at_50_digits():
+    r = table3_values(0.5, 0.2)
+    sol = gs.solve_clipped(r["a"], r["s"], 2.0)
+    assert gs.kkt_residuals(r["a"], r["s"], sol, 2.0).worst < 1e-40
+
+
+def test_epsilon_max_brackets_the_admissible_ray():
+    r = table3_values(0.8, 0.4)
+    v = np.array([0, 0, 0, 1.0])
+    eps = gs.epsilon_max(r["a"], r["s"], v, np.exp(1 / 64))
+    assert gs.gain(r["a"], r["s"], np.exp(0.99 * eps * v / 64)) < 1 < gs.gain(r["a"], r["s"], np.exp(1.01 * eps * v / 64))
+    assert gs.epsilon_max(r["a"], r["s"], -v, np.exp(1 / 64)) == 0.0
+
+
+def test_solver_rejects_bad_input():
+    with pytest.raises(ValueError, match="same nonzero length"):
+        gs.solve_clipped([0.5, 0.5], [1.0], 2.0)
+    with pytest.raises(ValueError, match="clip"):
+        gs.solve_clipped([0.5, 0.5], [0.5, 0.5], 0.5)
+
+
+# --- profile files ---------------------------------------------------------------------------------------
+def test_geometric_json_toml_and_level_csv_agree():
+    values = []
+    for name in ("table3_nu06_mu03.json", "table3_nu06_mu03.toml", "levels_06_03.csv"):
+        rep = grade_report(load_profiles(EXAMPLES / name))
+        values.append(rep.optimum.value)
+    assert values == pytest.approx([0.53101] * 3, abs=5e-5)
+
+
+def test_coordinate_profile_reports_levels_bootstrap_and_the_e1_warning():
+    rep = grade_report(load_profiles(EXAMPLES / "coord1024.json"))
+    assert rep.profiles.alpha.size == 1024
+    assert rep.level_aggregate_bc >= rep.bc
+    cands = {c.name: c for c in rep.candidates}
+    assert not cands["uniform"].in_admissible_cone and cands["uniform"].gain_value == pytest.approx(1.0)
+    assert cands["taxonomic"].in_admissible_cone and cands["taxonomic"].bootstrap_sign_fraction == 1.0
+    steep = cands["too_steep"]
+    assert steep.certificate > 0 and steep.gain_value > 1 and "E1" in steep.warning
+
+
+def test_csv_coordinate_profile_matches_the_json_one():
+    a = grade_report(load_profiles(EXAMPLES / "coord1024.json")).optimum.value
+    b = grade_report(load_profiles(EXAMPLES / "coord1024.csv")).optimum.value
+    assert a == pytest.approx(b, rel=1e-9)
+
+
+def test_zero_policies(tmp_path):
+    doc = json.loads((EXAMPLES / "bad" / "zero_target.json").read_text())
+    doc["target"]["values"] = [0.6, 0.0, 0.4]
+    doc["data"]["values"] = [0.3, 0.3, 0.4]
+    doc["basis"]["levels"].append({"index": 2, "name": "c", "dim": 1})
+    for policy, expected in (("keep_clipped", 3), ("delete", 2)):
+        doc["selection"] = {"zero_policy": policy, "mode": "clipped"}
+        path = tmp_path / f"{policy}.json"
+        path.write_text(json.dumps(doc))
+        p = load_profiles(path)
+        assert p.alpha.size == expected
+        rep = grade_report(p)
+        assert 0 < rep.optimum.value < 1
+    # deletion keeps tau unnormalised (gllm.md E7): the optimum scales by the kept tau mass
+    assert p.tau.sum() == pytest.approx(0.7)
+
+
+@pytest.mark.parametrize("bad", sorted((EXAMPLES / "bad").iterdir()), ids=lambda p: p.name)
+def test_every_bad_example_gives_one_clear_error(bad, capsys):
+    with pytest.raises(ProfileError) as info:
+        load_profiles(bad)
+    message = str(info.value)
+    assert message.startswith(str(bad)) and "\n" not in message
+    assert main(["grades", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("\n") == 1
+
+
+def test_unknown_file_type(tmp_path):
+    path = tmp_path / "p.yaml"
+    path.write_text("x: 1")
+    with pytest.raises(ProfileError, match="unknown file type"):
+        load_profiles(path)
+
+
+# --- the command line ----------------------------------------------------------------------------------------
+def test_grades_cli_writes_json_and_cross_checks(tmp_path, capsys):
+    out = tmp_path / "report.json"
+    assert main(["grades", str(EXAMPLES / "table3_nu05_mu02.json"), "--cross-check", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["schema"] == "attncert.grades-report/1"
+    assert data["lambda_star_c"] == pytest.approx(0.42361, abs=5e-6)
+    assert data["active_sets"] == {"lo": [0], "hi": [2, 3]}
+    assert all(v < 1e-7 for v in data["cross_checks"].values())
+    assert "token gain" in capsys.readouterr().out
+
+
+def test_grades_cli_overrides_and_table3(capsys):
+    assert main(["grades", str(EXAMPLES / "table3_nu05_mu02.json"), "--C", "4"]) == 0
+    assert "3.43" in capsys.readouterr().out  # gllm.md §3.6: gain 3.439x at C = 4
+    assert main(["grades", "--table3"]) == 0
+    out = capsys.readouterr().out
+    for value in ("0.70777", "0.58173", "0.53101", "0.42361", "1.413", "2.361"):
+        assert value in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["grades"], "give a profile file"),
+        (["grades", "nope.json"], "file not found"),
+        (["grades", "--table3", "x.json"], "takes no profile"),
+        (["grades", str(EXAMPLES / "table3_nu05_mu02.json"), "--C", "0.5"], "selection.C"),
+        (["grades", str(EXAMPLES / "table3_nu05_mu02.json"), "--mode", "best"], "invalid choice"),
+    ],
+)
+def test_grades_usage_errors(argv, message, capsys):
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
