@@ -20,6 +20,9 @@ _CERTIFICATE_MODULES: tuple[str, ...] = (
     "certificates.psa.phase",
     "certificates.gllm.gain",
     "certificates.gllm.selection",
+    "certificates.plga.algebra",
+    "certificates.plga.rope",
+    "certificates.plga.head",
 )
 
 _REGISTRY: dict[str, Certificate] = {}

@@ -15,7 +15,7 @@ def test_every_ledger_key_named_by_a_certificate_is_catalogued():
 
 def test_out_of_scope_entries_have_reasons_and_no_certificates():
     for entry in ledger():
-        assert entry.klass in {"S", "N", "MC", "T", "TR", "M", "D"}, entry.key
+        assert entry.klass in {"S", "I", "N", "MC", "T", "TR", "M", "D"}, entry.key
         if entry.klass in {"TR", "M", "D"}:
             assert entry.reason, f"{entry.key} is class {entry.klass} without a reason"
         if entry.reason is not None:

@@ -1,0 +1,10 @@
+"""Certificates of the PLGA / PLDR-LLM paper (spec: ../shared/spec/plga.md), one module per theme."""
+
+from __future__ import annotations
+
+from certificates.model import Claim, Provenance
+
+
+def claim(label: str, statement: str, provenance: Provenance, *ledger: str, latex: str = "") -> Claim:
+    """A PLGA claim; ``ledger`` names the catalogue keys it covers (default: the label)."""
+    return Claim(paper="plga", label=label, statement=statement, provenance=provenance, latex=latex, ledger=ledger or (label,))

@@ -1,0 +1,132 @@
+"""A reference PLGA head (Def 3.2) in float64 numpy, with the random initialisation law of the
+native code (plga.md §1.3, §1.9): W, P, a Xavier-normal; b_W, b_a zero; the metric learner
+Phi_res of N_res = 8 residual units of n_A = 2 SwiGLU blocks (A_dff = 170), each unit ending
+in a LayerNorm (eps 1e-6, gamma = 1, beta = 0 at init). Random-init only: no checkpoint."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+EPS_FLOOR = 1e-9  # the A_LM floor epsilon
+EPS_LN = 1e-6
+
+
+def layer_norm(x: np.ndarray, eps: float = EPS_LN) -> np.ndarray:
+    """Row-wise LayerNorm with the biased variance, gamma = 1, beta = 0."""
+    centred = x - x.mean(axis=-1, keepdims=True)
+    return centred / np.sqrt((centred**2).mean(axis=-1, keepdims=True) + eps)
+
+
+def silu(x: np.ndarray) -> np.ndarray:
+    return x / (1.0 + np.exp(-x))
+
+
+def iswiglu(x: np.ndarray) -> np.ndarray:
+    return x * silu(x)
+
+
+def _xavier_normal(rng: np.random.Generator, fan_in: int, fan_out: int) -> np.ndarray:
+    return rng.normal(0.0, np.sqrt(2.0 / (fan_in + fan_out)), (fan_in, fan_out))
+
+
+def _xavier_uniform(rng: np.random.Generator, fan_in: int, fan_out: int) -> np.ndarray:
+    limit = np.sqrt(6.0 / (fan_in + fan_out))
+    return rng.uniform(-limit, limit, (fan_in, fan_out))
+
+
+@dataclass(frozen=True)
+class MetricLearner:
+    """Phi_res: a row-wise map R^{d_k} -> R^{d_k} (residual SwiGLU units, LayerNorm after each)."""
+
+    blocks: tuple[tuple[np.ndarray, ...], ...]  # per unit: (W1, b1, W2, b2, W3, b3) x n_A flattened
+
+    @classmethod
+    def random(cls, rng: np.random.Generator, dk: int, n_res: int = 8, n_a: int = 2, a_dff: int = 170) -> MetricLearner:
+        units = []
+        for _ in range(n_res):
+            unit = []
+            for _ in range(n_a):
+                unit += [
+                    _xavier_uniform(rng, dk, a_dff),
+                    np.zeros(a_dff),
+                    _xavier_uniform(rng, dk, a_dff),
+                    np.zeros(a_dff),
+                    _xavier_uniform(rng, a_dff, dk),
+                    np.zeros(dk),
+                ]
+            units.append(tuple(unit))
+        return cls(tuple(units))
+
+    def __call__(self, rows: np.ndarray) -> np.ndarray:
+        r = rows
+        for unit in self.blocks:
+            h = r
+            for k in range(0, len(unit), 6):
+                w1, b1, w2, b2, w3, b3 = unit[k : k + 6]
+                h = (silu(h @ w1 + b1) * (h @ w2 + b2)) @ w3 + b3
+            r = layer_norm(r + h)
+        return r
+
+
+@dataclass(frozen=True)
+class PLGAHead:
+    """One head: D = Q^T Q, A = Phi(LN(D)), A_LM = iSwiGLU(W A + b_W) + eps, A_P = A_LM^(o P),
+    G = a A_P + b_a, E = Q G K^T / sqrt(d_k), causal softmax, V_LM = E_LM V."""
+
+    W: np.ndarray
+    b_W: np.ndarray
+    P: np.ndarray
+    a: np.ndarray
+    b_a: np.ndarray
+    phi: MetricLearner
+
+    @classmethod
+    def random(cls, seed: int, dk: int = 16) -> PLGAHead:
+        rng = np.random.default_rng(seed)
+        z = np.zeros((dk, dk))
+        return cls(
+            _xavier_normal(rng, dk, dk),
+            z,
+            _xavier_normal(rng, dk, dk),
+            _xavier_normal(rng, dk, dk),
+            z,
+            MetricLearner.random(rng, dk),
+        )
+
+    def generator(self, q: np.ndarray) -> np.ndarray:
+        return self.phi(layer_norm(q.T @ q))
+
+    def operators(self, A: np.ndarray) -> dict[str, np.ndarray]:
+        a_lm = iswiglu(self.W @ A + self.b_W) + EPS_FLOOR
+        a_p = np.exp(self.P * np.log(a_lm))
+        return {"A": A, "A_LM": a_lm, "A_P": a_p, "G_LM": self.a @ a_p + self.b_a}
+
+    def attend(self, q: np.ndarray, k: np.ndarray, v: np.ndarray, G: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(E_LM, V_LM) with the ideal causal mask; G defaults to this head's G_LM(q)."""
+        if G is None:
+            G = self.operators(self.generator(q))["G_LM"]
+        scores = q @ G @ k.T / np.sqrt(q.shape[1])
+        return causal_softmax(scores), causal_softmax(scores) @ v
+
+
+def causal_softmax(scores: np.ndarray) -> np.ndarray:
+    """Row-wise softmax over the allowed set j <= i, exact zeros above the diagonal."""
+    S = scores.shape[0]
+    mask = np.tril(np.ones((S, S), dtype=bool))
+    z = np.where(mask, scores, -np.inf)
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.where(mask, np.exp(z), 0.0)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def sdpa(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """An independent causal scaled dot-product attention (no G), for Thm 5.4 (i)."""
+    S, dk = q.shape
+    out = np.empty_like(v)
+    for i in range(S):
+        logits = np.array([q[i] @ k[j] for j in range(i + 1)]) / np.sqrt(dk)
+        w = np.exp(logits - logits.max())
+        out[i] = (w / w.sum()) @ v[: i + 1]
+    return out
