@@ -23,6 +23,7 @@ _CERTIFICATE_MODULES: tuple[str, ...] = (
     "certificates.plga.algebra",
     "certificates.plga.rope",
     "certificates.plga.head",
+    "certificates.plga.bounds",
 )
 
 _REGISTRY: dict[str, Certificate] = {}

@@ -165,6 +165,7 @@ def identity_is_sdpa(ctx: Context, *, scale) -> Evidence:
         Provenance.VERBATIM,
         "Sec 4.4",
         "Def 4.8",
+        "Sec 4.3",
     ),
     method=Method.NUMERIC,
     expected=Verdict.VERIFIED,

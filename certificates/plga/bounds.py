@@ -1,0 +1,523 @@
+"""Quantitative statements of PLGA: Prop 5.10 (Bernstein), Lemma 5.11 (eps-LayerNorm), Prop 5.12 (i),
+Lemma 5.6 as stated, Thm 5.4 (ii), Prop 6.1, Prop 6.4 and the checkpoint-free arithmetic of App. D
+(plga.md C20, C22, C26-C28, C31, C33, N11-N25)."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from certificates.evidence import all_exact, printed, within
+from certificates.model import Context, Evidence, Method, Mutant, Provenance, Verdict
+from certificates.plga import claim
+from certificates.registry import certificate
+
+
+@certificate(
+    "plga.bernstein_inversion",
+    claim=claim(
+        "Prop 5.10 (inversion)",
+        "with l = log(2 d_k/delta) and t = sqrt(2 v l) + 2 L l/3: t^2/2 - (v + L t/3) l "
+        "= sqrt(2) L l^{3/2} sqrt(v)/3 >= 0, so the matrix Bernstein tail is <= delta",
+        Provenance.DERIVED,
+        "Prop 5.10",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"linear_term": sp.Rational(2, 3)},
+    mutant=Mutant("t = sqrt(2 v l) (the 2 L l / 3 term dropped)", {"linear_term": 0}),
+    tags=("prop510",),
+)
+def bernstein(ctx: Context, *, linear_term) -> Evidence:
+    v, L, ell = sp.symbols("v L ell", positive=True)
+    t = sp.sqrt(2 * v * ell) + linear_term * L * ell
+    slack = sp.simplify(sp.expand(t**2 / 2 - (v + L * t / 3) * ell))
+    return all_exact(
+        [
+            (
+                "slack = sqrt(2) L l^(3/2) sqrt(v)/3",
+                sp.simplify(slack - sp.sqrt(2) * L * ell ** sp.Rational(3, 2) * sp.sqrt(v) / 3) == 0,
+            ),
+            ("slack >= 0", slack.is_nonnegative is True),
+        ],
+        proved=f"t^2/2 - (v + L t/3) l = {sp.sstr(slack)} >= 0",
+        details={"slack": sp.sstr(slack)},
+    )
+
+
+def _rope(thetas: np.ndarray, n: int) -> np.ndarray:
+    d = 2 * len(thetas)
+    R = np.zeros((d, d))
+    for k, t in enumerate(thetas):
+        R[2 * k : 2 * k + 2, 2 * k : 2 * k + 2] = [[math.cos(n * t), -math.sin(n * t)], [math.sin(n * t), math.cos(n * t)]]
+    return R
+
+
+@certificate(
+    "plga.bernstein_quantile_on_bounded_queries",
+    claim=claim(
+        "Prop 5.10",
+        "for i.i.d. queries with |q| <= B_q and common second moment Sigma, with probability "
+        ">= 1 - delta: |D~/S - P_T(Sigma)|_2 <= C_Theta |Sigma|_F / S + B_q^2 sqrt(2 log(2 d_k/delta)/S) + "
+        "2 B_q^2 log(2 d_k/delta)/(3 S) (synthetic queries on the sphere, d_k = 8 with well-separated frequencies "
+        "(0.7, 1.9, 2.6, 1.3), S = 64, delta = 0.1, 400 draws)",
+        Provenance.VERBATIM,
+        "Prop 5.10",
+    ),
+    method=Method.MONTE_CARLO,
+    expected=Verdict.VERIFIED,
+    params={"with_deviation_term": True},
+    mutant=Mutant("the bound without its Bernstein deviation terms (twirl term only)", {"with_deviation_term": False}),
+    tags=("prop510",),
+)
+def bernstein_mc(ctx: Context, *, with_deviation_term) -> Evidence:
+    dk, S, delta, B = 8, 64, 0.1, 1.0
+    thetas = np.array([0.7, 1.9, 2.6, 1.3])  # non-resonant and well separated: C_Theta is small here
+    omegas = (
+        [2 * t for t in thetas]
+        + [abs(a - b) for a in thetas for b in thetas if a != b]
+        + [a + b for i, a in enumerate(thetas) for j, b in enumerate(thetas) if i != j]
+    )
+    c_theta = max(1 / abs(math.sin(w / 2)) for w in omegas)
+    sigma = np.eye(dk) * B**2 / dk  # uniform on the sphere of radius B
+    proj = sigma.copy()  # isotropic: already in the commutant
+    rots = [_rope(thetas, n) for n in range(1, S + 1)]
+    rng = np.random.default_rng(ctx.seed)
+    lhs = []
+    for _ in range(400):
+        q = rng.normal(size=(S, dk))
+        q *= B / np.linalg.norm(q, axis=1, keepdims=True)
+        D = sum(R @ np.outer(x, x) @ R.T for R, x in zip(rots, q, strict=True)) / S
+        lhs.append(np.linalg.norm(D - proj, 2))
+    ell = math.log(2 * dk / delta)
+    deviation = B**2 * math.sqrt(2 * ell / S) + 2 * B**2 * ell / (3 * S)
+    rhs = c_theta / S * np.linalg.norm(sigma) + (deviation if with_deviation_term else 0.0)
+    quantile = float(np.quantile(lhs, 1 - delta))
+    return within(
+        max(quantile - rhs, 0.0),
+        tolerance=0.0,
+        what=f"empirical {1 - delta:.0%} quantile {quantile:.3f} vs bound {rhs:.3f}",
+        measured=quantile,
+        reference=rhs,
+    )
+
+
+def _ln(r, eps, gamma=None):
+    d = len(r)
+    mean = sum(r) / d
+    var = sum((x - mean) ** 2 for x in r) / d
+    g = gamma or [1] * d
+    return [gi * (x - mean) / sp.sqrt(var + eps) for gi, x in zip(g, r, strict=True)], var
+
+
+@certificate(
+    "plga.layer_norm_shift_invariance_and_ball",
+    claim=claim(
+        "Lemma 5.11 (i)-(iii)",
+        "rho(r + d 1) = rho(r); rho(c r) - rho(r) has the stated closed form; the centred "
+        "output has |u|^2 = d_k v/(v + eps) < d_k (a ball, not a sphere); 1 - (1 + x)^{-1/2} <= x/2 for x >= 0",
+        Provenance.VERBATIM,
+        "Lemma 5.11",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"radius": lambda d, v, e: d * v / (v + e)},
+    mutant=Mutant("|u|^2 = d_k (a sphere)", {"radius": lambda d, v, e: d}),
+    tags=("lemma511",),
+)
+def layer_norm_exact(ctx: Context, *, radius) -> Evidence:
+    r = list(sp.symbols("r0:3", real=True))
+    eps, c, dd = sp.symbols("epsilon c delta", positive=True)
+    u, v = _ln(r, eps)
+    shifted, _ = _ln([x + dd for x in r], eps)
+    # (ii) on one centred component x of a row with variance V > 0 (rho(c r) has centred part c x, variance c^2 V)
+    xc, V = sp.Symbol("x", real=True), sp.Symbol("V", positive=True)
+    difference = c * xc / sp.sqrt(c**2 * V + eps) - xc / sp.sqrt(V + eps)
+    formula = xc / sp.sqrt(V) * (1 / sp.sqrt(1 + eps / (c**2 * V)) - 1 / sp.sqrt(1 + eps / V))
+    x = sp.Symbol("x", nonnegative=True)
+    f = x / 2 - 1 + (1 + x) ** sp.Rational(-1, 2)
+    monotone = sp.simplify(sp.diff(f, x) - (1 - (1 + x) ** sp.Rational(-3, 2)) / 2) == 0
+    return all_exact(
+        [
+            ("shift invariance", all(sp.simplify(a - b) == 0 for a, b in zip(shifted, u, strict=True))),
+            (
+                "scale difference formula",
+                sp.simplify(difference - formula) == 0,
+            ),
+            ("|u|^2 = claimed radius", sp.simplify(sum(a**2 for a in u) - radius(3, v, eps)) == 0),
+            ("1 - (1+x)^(-1/2) <= x/2: f(0) = 0 and f' = (1 - (1+x)^(-3/2))/2 >= 0", f.subs(x, 0) == 0 and monotone),
+        ],
+        proved="Lemma 5.11 (i)-(iii) hold exactly (d = 3); the scalar inequality holds on x >= 0",
+    )
+
+
+@certificate(
+    "plga.layer_norm_footnote6_values",
+    claim=claim(
+        "Lemma 5.11 footnote 6",
+        "r = (1e-4, -1e-4), eps = 1e-6: coordinates +-0.0995 at c = 1 and +-0.1961 at c = 2",
+        Provenance.VERBATIM,
+        "Lemma 5.11",
+    ),
+    method=Method.TABLE,
+    expected=Verdict.REPRODUCED,
+    params={"eps": sp.Rational(1, 10**6)},
+    mutant=Mutant("eps = 1e-7", {"eps": sp.Rational(1, 10**7)}),
+    tags=("lemma511",),
+)
+def footnote6(ctx: Context, *, eps) -> Evidence:
+    r = [sp.Rational(1, 10**4), -sp.Rational(1, 10**4)]
+    rows = []
+    for c, shown in ((1, "0.0995"), (2, "0.1961")):
+        u, _ = _ln([c * x for x in r], eps)
+        rows.append((f"c = {c}", u[0], shown))
+    return printed(rows, what="footnote 6 LayerNorm coordinates")
+
+
+@certificate(
+    "plga.layer_norm_scale_and_lipschitz_bounds",
+    claim=claim(
+        "Lemma 5.11 (ii), (iv)",
+        "|rho(c r) - rho(r)|_2 <= |gamma|_inf sqrt(d_k) eps / (2 min(1, c^2) v(r)) and "
+        "Lip <= |gamma|_inf / sqrt(v_0 + eps) on rows with v >= v_0 (2000 random rows)",
+        Provenance.VERBATIM,
+        "Lemma 5.11",
+    ),
+    method=Method.NUMERIC,
+    expected=Verdict.VERIFIED,
+    params={"factor": 2.0},
+    mutant=Mutant("the scale bound with 2 replaced by 8 in the denominator", {"factor": 8.0}),
+    tags=("lemma511",),
+)
+def layer_norm_bounds(ctx: Context, *, factor) -> Evidence:
+    rng = np.random.default_rng(ctx.seed)
+    eps, worst = 1e-6, 0.0
+
+    def rho(r):
+        c = r - r.mean()
+        return c / np.sqrt((c**2).mean() + eps)
+
+    for _ in range(2000):
+        d = int(rng.integers(2, 65))
+        r = rng.normal(0, rng.choice([1e-3, 1e-2, 1.0]), d)
+        c = float(rng.choice([0.3, 0.8, 2.0, 10.0]))
+        v = r.var()
+        worst = max(worst, np.linalg.norm(rho(c * r) - rho(r)) / (math.sqrt(d) * eps / (factor * min(1, c * c) * v)))
+        r2 = r + rng.normal(0, 1e-6, d)
+        v0 = min(v, r2.var())
+        worst = max(worst, np.linalg.norm(rho(r2) - rho(r)) / (np.linalg.norm(r2 - r) / math.sqrt(v0 + eps)))
+    return within(max(worst - 1, 0.0), tolerance=0.0, what=f"largest ratio to the bounds = {worst:.3f}", measured=worst)
+
+
+@certificate(
+    "plga.softmax_is_one_lipschitz",
+    claim=claim("Lemma 5.6", "|softmax(z) - softmax(z')|_2 <= |z - z'|_2 (5000 random pairs)", Provenance.VERBATIM, "Lemma 5.6"),
+    method=Method.NUMERIC,
+    expected=Verdict.VERIFIED,
+    params={"constant": 1.0},
+    mutant=Mutant("constant 1/4", {"constant": 0.25}),
+    tags=("lemma56",),
+)
+def softmax_one(ctx: Context, *, constant) -> Evidence:
+    from certificates.plga.algebra import softmax_lipschitz
+
+    return softmax_lipschitz(ctx, constant=constant)
+
+
+@certificate(
+    "plga.collapsed_operator_absorbs_into_projections",
+    claim=claim(
+        "Thm 5.4 (ii)",
+        "(X W_Q + 1 b_Q^T) G* = X (W_Q G*) + 1 (b_Q^T G*); for G* = c I + s J per plane, "
+        "R_n G* = G* R_n, so RoPE(Q G*) = RoPE(Q) G* and R_{-n} G* R_m = G* R_{m-n}",
+        Provenance.VERBATIM,
+        "Thm 5.4",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"commuting": True},
+    mutant=Mutant("a generic G* outside the commutant", {"commuting": False}),
+    tags=("thm54",),
+)
+def absorption(ctx: Context, *, commuting) -> Evidence:
+    X = sp.Matrix(3, 2, sp.symbols("x0:6"))
+    W = sp.Matrix(2, 2, sp.symbols("w0:4"))
+    b = sp.Matrix(2, 1, sp.symbols("b0:2"))
+    c, s, n, m = sp.symbols("c s n m", real=True)
+    th_ = sp.Symbol("theta", real=True)
+    G = sp.Matrix([[c, -s], [s, c]]) if commuting else sp.Matrix(2, 2, sp.symbols("h0:4"))
+    ones = sp.ones(3, 1)
+
+    def R(k):
+        return sp.Matrix([[sp.cos(k * th_), -sp.sin(k * th_)], [sp.sin(k * th_), sp.cos(k * th_)]])
+
+    absorb = sp.expand((X * W + ones * b.T) * G - (X * (W * G) + ones * (b.T * G))).is_zero_matrix
+    commute = sp.simplify(R(n) * G - G * R(n)).is_zero_matrix
+    relative = sp.simplify(sp.expand_trig(R(-n) * G * R(m) - G * R(m - n))).is_zero_matrix
+    return all_exact(
+        [("affine absorption", absorb), ("R_n G* = G* R_n", commute), ("R_{-n} G* R_m = G* R_{m-n}", relative)],
+        proved="absorption holds for any G*; commutation and relative scores for G* = c I + s J",
+    )
+
+
+@certificate(
+    "plga.contraction_of_compositions",
+    claim=claim(
+        "Prop 5.12 (i)",
+        "diam phi(S) <= (prod_j L_j) diam S for a composition of L_j-Lipschitz units; with every "
+        "L_j <= kappa < 1 the bound is kappa^N_res diam S (random toy units)",
+        Provenance.VERBATIM,
+        "Prop 5.12",
+    ),
+    method=Method.NUMERIC,
+    expected=Verdict.VERIFIED,
+    params={"exponent_scale": 1},
+    mutant=Mutant("the bound kappa^(2 N_res)", {"exponent_scale": 2}),
+    tags=("prop512",),
+)
+def contraction(ctx: Context, *, exponent_scale) -> Evidence:
+    rng = np.random.default_rng(ctx.seed)
+    worst = 0.0
+    for _ in range(200):
+        d, n_units = 6, 8
+        pts = rng.normal(size=(30, d))
+        diam0 = max(np.linalg.norm(a - b) for a in pts for b in pts)
+        lips, x = [], pts
+        for _ in range(n_units):
+            M = rng.normal(size=(d, d))
+            kappa = float(rng.uniform(0.5, 0.99))
+            M *= kappa / np.linalg.norm(M, 2)
+            lips.append(kappa)
+            x = np.tanh(x @ M.T)  # tanh is 1-Lipschitz, so the unit is kappa-Lipschitz
+        diam = max(np.linalg.norm(a - b) for a in x for b in x)
+        worst = max(worst, diam / (np.prod(lips) ** exponent_scale * diam0))
+    return within(max(worst - 1, 0.0), tolerance=0.0, what=f"largest diam ratio to the bound = {worst:.3f}", measured=worst)
+
+
+@certificate(
+    "plga.scale_covariance_forces_power_laws",
+    claim=claim(
+        "Prop 6.1; Cor 6.2",
+        "f(lambda u) = g(lambda) f(u) holds for f = c u^p with g = lambda^p, and covariance "
+        "forces g(lambda mu) = g(lambda) g(mu) (the Cauchy equation); non-powers such as u + 1 are not covariant",
+        Provenance.VERBATIM,
+        "Prop 6.1",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"f": lambda x, c, p: c * x**p},
+    mutant=Mutant("f(u) = u + 1", {"f": lambda x, c, p: x + 1}),
+    tags=("prop61",),
+)
+def scale_covariance(ctx: Context, *, f) -> Evidence:
+    uu, lam, mu_, c, p = sp.symbols("u lambda mu c p", positive=True)
+    g = sp.simplify(f(lam * uu, c, p) / f(uu, c, p))
+    independent = not sp.simplify(g).has(uu)
+    cauchy = independent and sp.simplify(g.subs(lam, lam * mu_) - g * g.subs(lam, mu_)) == 0
+    return all_exact(
+        [("f(lambda u)/f(u) is independent of u", independent), ("g(lambda mu) = g(lambda) g(mu)", cauchy)],
+        proved=f"covariant with g(lambda) = {sp.sstr(g)}, which satisfies the multiplicative Cauchy equation",
+    )
+
+
+@certificate(
+    "plga.spectral_gap_footnote_example",
+    claim=claim(
+        "Prop 6.4 footnote 10",
+        "E = [[0.05, 0.95], [0.95, 0.05]], uniform pi, f = (1, -1): eigenvalue -0.9, "
+        "autocorrelation (-0.9)^t, so a one-sided bound 0.5^t fails at t = 1 (both spectral edges matter)",
+        Provenance.VERBATIM,
+        "Prop 6.4",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"stay": sp.Rational(1, 20)},
+    mutant=Mutant("E = [[0.25, 0.75], [0.75, 0.25]] (eigenvalue -0.5)", {"stay": sp.Rational(1, 4)}),
+    tags=("prop64",),
+)
+def footnote10(ctx: Context, *, stay) -> Evidence:
+    E = sp.Matrix([[stay, 1 - stay], [1 - stay, stay]])
+    f = sp.Matrix([1, -1])
+    t = sp.Symbol("t", integer=True, positive=True)
+    auto = [sp.Rational(1, 2) * (f.T * E**k * f)[0, 0] for k in range(1, 6)]
+    return all_exact(
+        [
+            ("E f = -0.9 f", (E * f + sp.Rational(9, 10) * f).is_zero_matrix),
+            ("autocorrelation (-0.9)^t for t = 1..5", all(a == sp.Rational(-9, 10) ** k for k, a in enumerate(auto, 1))),
+            ("|(-0.9)^1| > 0.5^1", abs(auto[0]) > sp.Rational(1, 2)),
+        ],
+        proved="eigenvalue -9/10, autocorrelation (-9/10)^t exactly; the one-sided bound fails at t = 1",
+        details={"t": str(t)},
+    )
+
+
+@certificate(
+    "plga.spectral_gap_bound_on_random_reversible_chains",
+    claim=claim(
+        "Prop 6.4 (i)",
+        "for reversible E with supp mu_f in [-1 + delta', 1 - delta]: |<f, E^t f>_pi| <= r^t, "
+        "r = max(1 - delta, 1 - delta') (random symmetric stochastic chains)",
+        Provenance.VERBATIM,
+        "Prop 6.4",
+    ),
+    method=Method.NUMERIC,
+    expected=Verdict.VERIFIED,
+    params={"two_sided": True},
+    mutant=Mutant("r = 1 - delta only (the lower edge ignored)", {"two_sided": False}),
+    tags=("prop64",),
+)
+def gap_bound(ctx: Context, *, two_sided) -> Evidence:
+    rng = np.random.default_rng(ctx.seed)
+    worst = 0.0
+    for _ in range(300):
+        n = int(rng.integers(2, 8))
+        # an exactly doubly stochastic symmetric chain (Birkhoff mixture of permutations, symmetrised):
+        # reversible with uniform pi, the constant vector an exact eigenvector of eigenvalue 1
+        k = int(rng.integers(1, 4))
+        mix = rng.dirichlet(np.ones(k))
+        P = sum(w * np.eye(n)[rng.permutation(n)] for w in mix)
+        W = (P + P.T) / 2
+        evals, vecs = np.linalg.eigh(W)
+        f = rng.normal(size=n)
+        f -= f.mean()
+        f /= np.sqrt((f**2).mean())
+        weights = (vecs.T @ f) ** 2 / n
+        # mu_f: every eigenvalue except the stationary one, which f (mean zero) does not see
+        stationary = int(np.argmax(np.abs(vecs.T @ np.ones(n))))
+        support = np.delete(evals, stationary)
+        if support.size == 0:
+            continue
+        hi, lo = support.max(), support.min()
+        r = max(hi, -lo) if two_sided else max(hi, 0.0)
+        for t in range(1, 8):
+            auto = float(np.sum(weights * evals**t))
+            if r**t > 1e-12:  # below that the ratio is rounding noise
+                worst = max(worst, abs(auto) / r**t)
+    return within(
+        max(worst - 1 - 1e-9, 0.0), tolerance=0.0, what=f"largest |autocorrelation| / r^t = {worst:.3f}", measured=worst
+    )
+
+
+@certificate(
+    "plga.critical_decay_constant",
+    claim=claim(
+        "Prop 6.4 (ii.b)",
+        "int lambda^t d mu ~ c Gamma(theta) t^-theta for d mu(1 - s) = c s^(theta-1) ds: "
+        "B(t + 1, theta) t^theta / Gamma(theta) -> 1 (0.99999941 at t = 1e6, theta = 0.7), and "
+        "c_theta = sqrt(c Gamma(theta)) 2^(-theta/2)",
+        Provenance.VERBATIM,
+        "Prop 6.4",
+    ),
+    method=Method.NUMERIC,
+    expected=Verdict.VERIFIED,
+    params={"power": 1},
+    mutant=Mutant("decay t^(-theta/2) in the first moment", {"power": sp.Rational(1, 2)}),
+    tags=("prop64",),
+)
+def critical(ctx: Context, *, power) -> Evidence:
+    theta, t = mpmath.mpf("0.7"), mpmath.mpf(10) ** 6
+    with mpmath.workdps(30):
+        ratio = mpmath.beta(t + 1, theta) * t ** (theta * float(power)) / mpmath.gamma(theta)
+    c, th_, tt = sp.symbols("c vartheta t", positive=True)
+    second = sp.sqrt(c * sp.gamma(th_) * (2 * tt) ** (-th_))
+    algebra = sp.simplify(second - sp.sqrt(c * sp.gamma(th_)) * 2 ** (-th_ / 2) * tt ** (-th_ / 2)) == 0
+    return within(
+        abs(float(ratio) - 1) + (0 if algebra else 1),
+        tolerance=1e-5,
+        what=f"B(t+1, theta) t^theta / Gamma(theta) = {mpmath.nstr(ratio, 9)} at t = 1e6; c_theta algebra {algebra}",
+        measured=float(ratio),
+        reference=1.0,
+    )
+
+
+@certificate(
+    "plga.appendix_d_arithmetic",
+    claim=claim(
+        "App. D (checkpoint-free arithmetic)",
+        "sqrt(d_k) = 8; eps_spec = 2^-24 * 563 = 3.4e-5; 7.3e46 eps_spec "
+        "= 2.4e42, log10 of its ratio to 3.0e-3 = 45; 2B = 7.2e-5 < 6.0e-3; 5*14*8 = 560, 560*64 = 35,840, "
+        "5865/35840 = 16.4%; 8*5 = 40; 48*4*5 = 960; 16*4*32000 = 2,048,000; 8*C(4,2) = 48; 48*256 = 12,288; "
+        "8*100 = 800; init rank d_k - 1 = 63",
+        Provenance.VERBATIM,
+        "App. D arithmetic",
+    ),
+    method=Method.TABLE,
+    expected=Verdict.REPRODUCED,
+    params={"ulp_exponent": -24},
+    mutant=Mutant("eps_spec = 2^-23 * 563", {"ulp_exponent": -23}),
+    tags=("appendix-d",),
+)
+def appendix_d(ctx: Context, *, ulp_exponent) -> Evidence:
+    R = sp.Rational
+    eps_spec = sp.Integer(2) ** ulp_exponent * 563
+    big = R(73, 10) * sp.Integer(10) ** 46 * eps_spec
+    return printed(
+        [
+            ("sqrt(d_k)", sp.sqrt(64), "8"),
+            ("eps_spec", eps_spec, "3.4e-5"),
+            ("7.3e46 eps_spec", big, "2.4e42"),
+            ("log10(ratio to 3.0e-3)", sp.log(big / R(3, 1000), 10), "45"),
+            ("2B", 2 * R(36, 10**6), "7.2e-5"),
+            ("5*14*8", 5 * 14 * 8, "560"),
+            ("560*64", 560 * 64, "35840"),
+            ("5865/35840 (percent)", R(586500, 35840), "16.4"),
+            ("8*5", 40, "40"),
+            ("48*4*5", 960, "960"),
+            ("16*4*32000", 16 * 4 * 32000, "2048000"),
+            ("8*C(4,2)", 8 * sp.binomial(4, 2), "48"),
+            ("48*256", 48 * 256, "12288"),
+            ("8*100", 800, "800"),
+            ("init rank d_k - 1", 63, "63"),
+        ],
+        what="App. D arithmetic (plga.md N15-N25)",
+    )
+
+
+@certificate(
+    "plga.invariance_budget_envelopes",
+    claim=claim(
+        "Cor 5.13; App. D.7",
+        "sup_{|u| <= U} |iSwiGLU'| <= 2 U s(U) + U^2/4 (0.018 at U = 0.018, 1.7e3 at "
+        "U = 78.7); sup silu' = 1.0998 at u = 2.3994; footnote 9: |1 v^T|_2 = |1 v^T|_F = sqrt(d_k) = 8 for a "
+        "unit v",
+        Provenance.VERBATIM,
+        "Cor 5.13",
+    ),
+    method=Method.TABLE,
+    expected=Verdict.REPRODUCED,
+    params={"quadratic": 0.25},
+    mutant=Mutant("envelope 2 U s(U) + U^2/8", {"quadratic": 0.125}),
+    tags=("cor513",),
+)
+def envelopes(ctx: Context, *, quadratic) -> Evidence:
+    def sig(x):
+        return 1 / (1 + np.exp(-x))
+
+    def d_iswiglu(x):
+        return 2 * x * sig(x) + x**2 * sig(x) * (1 - sig(x))
+
+    def envelope(U):
+        return 2 * U * sig(U) + quadratic * U**2
+
+    excess = 0.0
+    for U in (0.018, 0.5, 3.0, 20.0, 78.7):
+        grid = np.linspace(-U, U, 200_001)
+        excess = max(excess, float(np.abs(d_iswiglu(grid)).max() - envelope(U)))
+    grid = np.linspace(0, 10, 1_000_001)
+    dsilu = sig(grid) * (1 + grid * (1 - sig(grid)))
+    ones_v = np.outer(np.ones(64), np.eye(64)[0])
+    rows = [
+        ("envelope at U = 0.018", envelope(0.018), "0.018"),
+        ("envelope at U = 78.7", envelope(78.7), "1.7e3"),
+        ("sup silu'", float(dsilu.max()), "1.0998"),
+        ("argmax silu'", float(grid[dsilu.argmax()]), "2.3994"),
+        ("|1 v^T|_2", float(np.linalg.norm(ones_v, 2)), "8"),
+        ("|1 v^T|_F", float(np.linalg.norm(ones_v)), "8"),
+    ]
+    evidence = printed(rows, what="Cor 5.13 envelopes and footnote 9")
+    if excess > 1e-12:  # the envelope must bound |iSwiGLU'| on every grid, not just print the right digits
+        return Evidence(Verdict.MISMATCH, f"the envelope is exceeded by {excess:.3g} on [-U, U]", details=evidence.details)
+    return evidence
