@@ -41,6 +41,7 @@ from solvers.backend import BACKENDS, BackendUnavailable, get_backend
 from solvers.phase import C_HAT_REFERENCE, FIG7, PROTOCOLS, Protocol, run_sweep
 from solvers.phase import summarise as summarise_sweep
 from solvers.score_model import VARIANTS, ScoreModel
+from solvers.sweep import EXECUTORS, ExecutorUnavailable, get_executor
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -113,6 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
     phase.add_argument("--sigma-t", type=float, default=2.0, help="target noise sigma_t [R?] (default 2)")
     phase.add_argument("--variant", choices=list(VARIANTS), default="t4", help="score model variant")
     phase.add_argument("--c", type=float, help="condensation constant for condensed predictions (default: c-hat)")
+    phase.add_argument("--executor", choices=list(EXECUTORS), default="local", help="where Monte Carlo replicates run")
+    phase.add_argument("--scheduler", help="dask scheduler address for --executor dask (e.g. tcp://127.0.0.1:8786)")
     return parser
 
 
@@ -292,7 +295,8 @@ def _phase(args: argparse.Namespace, console: Console) -> int:
         )
         model = ScoreModel(sigma_t=args.sigma_t, variant=args.variant)
         backend = get_backend(args.backend)
-    except (ValueError, BackendUnavailable) as exc:
+        executor = get_executor(args.executor, args.scheduler, 1 if backend.name != "numpy" else None)
+    except (ValueError, BackendUnavailable, ExecutorUnavailable) as exc:
         raise UsageError(str(exc)) from None
     if args.plot:
         if args.out is None:
@@ -320,6 +324,7 @@ def _phase(args: argparse.Namespace, console: Console) -> int:
             engine=args.engine,
             backend=backend,
             seed=args.seed,
+            executor=executor,
             progress=lambda done, total: progress.update(task, completed=done, total=total),
         )
     elapsed = time.perf_counter() - start

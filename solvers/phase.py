@@ -4,10 +4,8 @@ sweeps over (d_k, T, seed) and the summary statistics (psa.md §3.4)."""
 from __future__ import annotations
 
 import math
-import os
 import warnings
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -131,6 +129,25 @@ def _gamma_c_table(protocol: Protocol, curves: np.ndarray) -> np.ndarray:
     return out
 
 
+@dataclass(frozen=True)
+class _Replicate:
+    """One Monte Carlo replicate as a picklable task (for process or cluster executors)."""
+
+    backend: str
+    model: ScoreModel
+    d_ks: tuple[int, ...]
+    Ts: tuple[int, ...]
+    gammas: tuple[float, ...]
+    trials: int
+
+    def __call__(self, seed: int) -> np.ndarray:
+        from solvers.backend import get_backend
+
+        return softmax_mass_mc(
+            get_backend(self.backend), self.model, d_ks=self.d_ks, Ts=self.Ts, gammas=self.gammas, trials=self.trials, seed=seed
+        )
+
+
 def run_sweep(
     protocol: Protocol,
     model: ScoreModel,
@@ -138,13 +155,13 @@ def run_sweep(
     engine: str,
     backend: Backend,
     seed: int,
-    workers: int | None = None,
+    executor=None,
     progress=None,
 ) -> Sweep:
     """Run ``protocol`` with the Monte Carlo (``mc``) or quadrature (``quad``) engine.
 
-    Monte Carlo replicates run on a thread pool (numpy releases the GIL in its kernels);
-    ``progress(done, total)`` is called after each replicate.
+    Monte Carlo replicates are tasks of ``executor`` (default: local threads; numpy releases the
+    GIL in its kernels); ``progress(done, total)`` is called as replicates finish.
     """
     if engine == "quad":
         result = softmax_mass_quadrature(model, d_ks=protocol.d_ks, Ts=protocol.Ts, gammas=protocol.gammas)
@@ -154,20 +171,14 @@ def run_sweep(
         return Sweep(protocol, "quad", curves, _gamma_c_table(protocol, curves), result.error_estimate)
     if engine != "mc":
         raise ValueError(f"engine must be 'mc' or 'quad', not {engine!r}")
+    from solvers.sweep import LocalExecutor
+
     seeds = [seed_for(seed, i) for i in range(protocol.seeds)]
-    workers = workers or (1 if backend.name != "numpy" else min(len(seeds), os.cpu_count() or 1))
-
-    def one(s: int) -> np.ndarray:
-        return softmax_mass_mc(
-            backend, model, d_ks=protocol.d_ks, Ts=protocol.Ts, gammas=protocol.gammas, trials=protocol.trials, seed=s
-        )
-
-    curves = np.empty((len(seeds), len(protocol.d_ks), len(protocol.Ts), len(protocol.gammas)))
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        for i, values in enumerate(pool.map(one, seeds)):
-            curves[i] = values
-            if progress:
-                progress(i + 1, len(seeds))
+    if executor is None:
+        executor = LocalExecutor(1 if backend.name != "numpy" else None)
+    task = _Replicate(backend.name, model, protocol.d_ks, protocol.Ts, protocol.gammas, protocol.trials)
+    results = executor.map(task, seeds, on_done=(lambda done: progress(done, len(seeds))) if progress else None)
+    curves = np.stack(results)
     return Sweep(protocol, "mc", curves, _gamma_c_table(protocol, curves), meta={"seeds": seeds})
 
 
