@@ -24,6 +24,7 @@ from rich.text import Text
 from certificates import grades_output as grades_out
 from certificates import phase_output as out
 from certificates.grades_report import grade_report
+from certificates.html_report import write_report as write_html_report
 from certificates.ledger import LedgerEntry, ledger, out_of_scope
 from certificates.model import Context, Tier
 from certificates.profiles import MODES, ProfileError, load_profiles
@@ -87,6 +88,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     claims = sub.add_parser("claims", help="the claims ledger: every catalogued claim and its status")
     claims.add_argument("--paper", choices=PAPERS)
+
+    report = sub.add_parser("report", help="write a browsable HTML report (certificates, ledger, figures)")
+    report.add_argument("--out", type=Path, required=True, help="folder for index.html and its PNG figures")
+    report.add_argument("--tier", choices=[t.value for t in Tier], default="quick")
+    report.add_argument("--paper", choices=PAPERS)
+    report.add_argument("--negative-controls", action="store_true", help="also run and record every mutant")
+    report.add_argument("--no-figures", action="store_true", help="skip the figures (no matplotlib needed)")
+    report.add_argument("--seed", type=int, default=Context().seed)
 
     grades = sub.add_parser("grades", help="solve GLLM grade selection from a profile file and certify gradings")
     grades.add_argument("profile", nargs="?", type=Path, help="profile file (.json, .toml or .csv)")
@@ -249,6 +258,26 @@ def _claims(args: argparse.Namespace, console: Console) -> int:
     return EXIT_OK
 
 
+def _report(args: argparse.Namespace, console: Console) -> int:
+    if args.out.exists() and not args.out.is_dir():
+        raise UsageError(f"--out {args.out} exists and is not a folder")
+    if not args.no_figures and importlib.util.find_spec("matplotlib") is None:
+        raise UsageError("figures need matplotlib: pip install 'attncert[plot]' (or pass --no-figures)")
+    certs = select(paper=args.paper, tier=Tier(args.tier))
+    ctx = Context(seed=args.seed, backend="numpy")
+    results = run_all(certs, ctx, negative_controls=args.negative_controls)
+    summary = summarise(results, [])
+    meta = {
+        "seed": args.seed,
+        "backend": "numpy",
+        "tier": args.tier,
+        "controls": f"{summary.controls_killed}/{summary.controls_run} killed" if args.negative_controls else "not run",
+    }
+    page = write_html_report(args.out, results, ledger(args.paper), meta, figures=not args.no_figures)
+    console.print(f"wrote {page} ({len(results)} certificates)")
+    return EXIT_OK if summary.ok else EXIT_FAIL
+
+
 def _grades(args: argparse.Namespace, console: Console) -> int:
     if args.table3:
         if args.profile is not None:
@@ -388,6 +417,8 @@ def main(argv: list[str] | None = None) -> int:
             return _phase(args, console)
         if args.command == "grades":
             return _grades(args, console)
+        if args.command == "report":
+            return _report(args, console)
         return _claims(args, console)
     except UsageError as exc:
         Console(stderr=True, soft_wrap=True).print(f"[bold red]attncert: error:[/] {escape(str(exc))}", highlight=False)

@@ -64,7 +64,7 @@ def all_exact(
     failed = [name for name, ok in checks if not ok]
     return Evidence(
         verdict=Verdict.REFUTED if failed else Verdict.PROVED,
-        summary=f"fails: {'; '.join(failed)}" if failed else proved,
+        summary=f"does not hold: {'; '.join(failed)}" if failed else proved,
         residual={name: ok for name, ok in checks},
         cross_check=cross_check,
         details=dict(details or {}),

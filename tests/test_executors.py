@@ -14,10 +14,8 @@ ARGS = ["phase", "--protocol", "fig7", "--trials", "3000", "--seeds", "3", "--ga
 def test_local_cluster_gives_the_same_csv_as_the_local_run(tmp_path):
     from dask.distributed import LocalCluster
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None,
-                      processes=True) as cluster:
-        assert main([*ARGS, "--executor", "dask", "--scheduler", cluster.scheduler_address,
-                     "--out", str(tmp_path / "dask")]) == 0
+    with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None, processes=True) as cluster:
+        assert main([*ARGS, "--executor", "dask", "--scheduler", cluster.scheduler_address, "--out", str(tmp_path / "dask")]) == 0
     assert main([*ARGS, "--out", str(tmp_path / "local")]) == 0
     for name in ("points.csv", "curves.csv", "gamma_c_per_replicate.csv"):
         assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "local" / name).read_bytes()

@@ -1,0 +1,150 @@
+"""`attncert report --out DIR`: one self-contained HTML file plus its PNG figures.
+
+The page has the certificate table (filterable by paper and verdict, each row expandable to its
+statement, method and evidence), the claims-ledger coverage per paper, and the grade-selection and
+phase-transition figures. No external assets: the CSS and the filter script are inline.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections import Counter
+from pathlib import Path
+
+from certificates.ledger import LedgerEntry
+from certificates.report import result_json, write_atomically
+from certificates.runner import Result
+
+_STYLE = """
+body{font-family:system-ui,sans-serif;margin:2rem;color:#222}
+table{border-collapse:collapse;width:100%;font-size:0.9rem}
+th,td{border-bottom:1px solid #ddd;padding:0.3rem 0.5rem;text-align:left;vertical-align:top}
+th{background:#f4f4f4}
+.v-PROVED{color:#0a7d24;font-weight:bold}.v-VERIFIED{color:#2b8a3e}.v-REPRODUCED{color:#1c7ed6}
+.v-REFUTED{color:#c92a2a;font-weight:bold}.v-MISMATCH{color:#ae3ec9}.v-ERROR{background:#c92a2a;color:#fff}
+details pre{white-space:pre-wrap;background:#f8f8f8;padding:0.5rem;max-height:20rem;overflow:auto}
+.filters{margin:1rem 0}.filters label{margin-right:1.5rem}
+figure{display:inline-block;margin:0.5rem}figure img{max-width:420px;border:1px solid #ddd}
+"""
+
+_SCRIPT = """
+function applyFilters(){
+  const p=document.getElementById('paper').value, v=document.getElementById('verdict').value;
+  let shown=0;
+  document.querySelectorAll('tr.cert').forEach(r=>{
+    const ok=(p==='all'||r.dataset.paper===p)&&(v==='all'||r.dataset.verdict===v);
+    r.style.display=ok?'':'none'; if(ok) shown++;
+  });
+  document.getElementById('shown').textContent=shown;
+}
+document.getElementById('paper').addEventListener('change',applyFilters);
+document.getElementById('verdict').addEventListener('change',applyFilters);
+applyFilters();
+"""
+
+
+def _options(values: list[str]) -> str:
+    return "".join(f'<option value="{html.escape(v)}">{html.escape(v)}</option>' for v in ["all", *values])
+
+
+def render(results: list[Result], ledger: list[LedgerEntry], figures: list[str], meta: dict) -> str:
+    papers = sorted({r.certificate.paper for r in results})
+    verdicts = sorted({r.verdict.value for r in results})
+    counts = Counter(r.verdict.value for r in results)
+    rows = []
+    for r in results:
+        c, ev = r.certificate, r.outcome.evidence
+        record = json.dumps(result_json(r)["evidence"], indent=2, default=str)
+        unexpected = "" if r.as_expected else f" (expected {c.expected.value})"
+        rows.append(
+            f'<tr class="cert" data-paper="{c.paper}" data-verdict="{r.verdict.value}" id="{html.escape(c.id)}">'
+            f"<td><code>{html.escape(c.id)}</code></td><td>{html.escape(c.claim.label)}</td>"
+            f"<td>{c.method.value}</td><td class='v-{r.verdict.value}'>{r.verdict.value}{unexpected}</td>"
+            f"<td><details><summary>{html.escape(ev.summary)}</summary>"
+            f"<p><b>Statement.</b> {html.escape(c.claim.statement)}</p>"
+            f"<p><b>Provenance</b> {c.claim.provenance.value}; <b>method</b> {c.method.value}; <b>tier</b> {c.tier.value}; "
+            f"<b>negative control</b>: {html.escape(c.mutant.description)}</p>"
+            f"<pre>{html.escape(record)}</pre></details></td>"
+            f"<td>{r.outcome.duration_s:.2f}s</td></tr>"
+        )
+    coverage = []
+    for paper in sorted({e.paper for e in ledger}):
+        entries = [e for e in ledger if e.paper == paper]
+        tally = Counter(e.status for e in entries)
+        coverage.append(
+            f"<tr><td>{paper}</td><td>{len(entries)}</td><td>{tally.get('certified', 0)}</td>"
+            f"<td>{tally.get('OUT_OF_SCOPE', 0)}</td><td>{tally.get('not yet certified', 0)}</td></tr>"
+        )
+    oos = "".join(
+        f"<tr><td>{e.paper}</td><td>{html.escape(e.key)}</td><td>{html.escape(e.reason or '')}</td></tr>"
+        for e in ledger
+        if e.reason
+    )
+    figs = "".join(
+        f'<figure><img src="{html.escape(f)}" alt="{html.escape(f)}"><figcaption>{html.escape(f)}</figcaption></figure>'
+        for f in figures
+    )
+    summary = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>attncert report</title><style>{_STYLE}</style></head>
+<body>
+<h1>attncert report</h1>
+<p>{len(results)} certificates ({summary}); seed {meta.get("seed")}, backend {meta.get("backend")}, tier {meta.get("tier")}.
+Negative controls: {meta.get("controls", "not run")}.</p>
+<h2>Certificates</h2>
+<div class="filters"><label>paper <select id="paper">{_options(papers)}</select></label>
+<label>verdict <select id="verdict">{_options(verdicts)}</select></label>
+<span><span id="shown">{len(results)}</span> shown</span></div>
+<table id="certificates"><thead><tr><th>id</th><th>claim</th><th>method</th><th>verdict</th><th>evidence</th><th>time</th></tr>
+</thead><tbody>{"".join(rows)}</tbody></table>
+<h2>Claims ledger coverage</h2>
+<table id="coverage"><thead><tr><th>paper</th><th>catalogued</th><th>certified</th><th>out of scope</th>
+<th>not yet certified</th></tr></thead><tbody>{"".join(coverage)}</tbody></table>
+<h3>Out of scope (never counted as a pass)</h3>
+<table><thead><tr><th>paper</th><th>claim</th><th>reason</th></tr></thead><tbody>{oos}</tbody></table>
+<h2>Figures</h2>{figs}
+<script>{_SCRIPT}</script>
+</body></html>
+"""
+
+
+def grade_figure(path: Path) -> None:
+    """Token gain 1/Lambda*_C against the clip C for the four Table 3 rows (GLLM)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from certificates.grades_output import TABLE3_ROWS, table3_values
+
+    clips = np.linspace(1.0, 6.0, 41)
+    fig, ax = plt.subplots(figsize=(5.2, 3.8))
+    for nu, mu in TABLE3_ROWS:
+        ax.plot(clips, [table3_values(nu, mu, float(C))["gain"] for C in clips], label=f"(nu, mu) = ({nu}, {mu})")
+    ax.axvline(2.0, color="k", lw=0.8, ls=":")
+    ax.set(xlabel="clip C", ylabel="token gain 1/Lambda*_C", title="GLLM grade selection (L = 4)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def write_report(out: Path, results: list[Result], ledger: list[LedgerEntry], meta: dict, *, figures: bool) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    names: list[str] = []
+    if figures:
+        from certificates import phase_output
+        from solvers.backend import get_backend
+        from solvers.phase import FIG7, run_sweep, summarise
+        from solvers.score_model import ScoreModel
+
+        grade_figure(out / "gllm_gain_vs_clip.png")
+        names.append("gllm_gain_vs_clip.png")
+        sweep = run_sweep(FIG7, ScoreModel(), engine="quad", backend=get_backend("numpy"), seed=0)
+        stats = summarise(sweep)
+        names += [p.name for p in phase_output.figures(out, sweep, stats, stats.c_hat)]
+    page = out / "index.html"
+    write_atomically(page, render(results, ledger, names, meta))
+    return page

@@ -1,0 +1,69 @@
+"""`attncert report` opens in headless Chromium, shows every certificate, and its filters work."""
+
+import importlib.util
+import shutil
+from pathlib import Path
+
+import pytest
+
+from certificates.cli import main
+from certificates.model import Tier
+from certificates.registry import select
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("report")
+    figures = [] if importlib.util.find_spec("matplotlib") else ["--no-figures"]
+    assert main(["report", "--out", str(out), "--paper", "psa", *figures]) == 0
+    return out
+
+
+def test_report_is_self_contained_and_lists_every_certificate(report):
+    page = (report / "index.html").read_text(encoding="utf-8")
+    for cert in select(paper="psa", tier=Tier.QUICK):
+        assert f'id="{cert.id}"' in page
+    assert "<script src" not in page and "<link" not in page  # no external assets
+    for img in ("fig7a_gamma_c_vs_dk.png", "gllm_gain_vs_clip.png"):
+        if importlib.util.find_spec("matplotlib"):
+            assert (report / img).is_file() and img in page
+
+
+@pytest.mark.skipif(
+    CHROMIUM is None or importlib.util.find_spec("playwright") is None,
+    reason="needs Debian's chromium and the playwright package (.ci/run installs both)",
+)
+def test_report_in_headless_chromium(report, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    n = len(select(paper="psa", tier=Tier.QUICK))
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        page = browser.new_page()
+        page.goto((report / "index.html").as_uri())
+        assert page.locator("tr.cert").count() == n
+        assert page.locator("#shown").inner_text() == str(n)
+        page.select_option("#verdict", "REFUTED")
+        refuted = [c for c in select(paper="psa", tier=Tier.QUICK) if c.expected.value == "REFUTED"]
+        assert page.locator("#shown").inner_text() == str(len(refuted))
+        assert page.locator("tr.cert:visible").count() == len(refuted)
+        page.select_option("#verdict", "all")
+        page.select_option("#paper", "psa")
+        assert page.locator("tr.cert:visible").count() == n
+        page.screenshot(path=str(tmp_path / "report.png"), full_page=False)
+        browser.close()
+    assert (tmp_path / "report.png").stat().st_size > 10_000
