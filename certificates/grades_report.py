@@ -7,7 +7,6 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import optimize
 
 from certificates.profiles import Candidate, Profiles
 from solvers import grades as gs
@@ -38,37 +37,6 @@ class GradeReport:
     cross_checks: dict[str, float] = field(default_factory=dict)
     kkt: gs.KKTResiduals | None = None
     notes: list[str] = field(default_factory=list)
-
-
-def _regularized(alpha: np.ndarray, tau: np.ndarray, nu: float, log_lam: float, clip: float | None) -> gs.ClippedSolution:
-    """Cor 4: min LSE(log alpha - u) + LSE(log tau + u) + nu/(4 log^2 lam) |u|^2 over u >= 0
-    (u <= 2 ln C when clipped). Convex in u; a geometric program only when nu = 0 (gllm.md E2)."""
-    weight = nu / (4 * log_lam**2)
-
-    def objective(u):
-        ea, et = alpha * np.exp(-u), tau * np.exp(u)
-        sa, st = ea.sum(), et.sum()
-        return math.log(sa) + math.log(st) + weight * float(u @ u), et / st - ea / sa + 2 * weight * u
-
-    upper = 2 * math.log(clip) if clip is not None else None
-    res = optimize.minimize(
-        objective,
-        np.zeros(alpha.size),
-        jac=True,
-        method="L-BFGS-B",
-        bounds=[(0, upper)] * alpha.size,
-        options={"ftol": 1e-15, "gtol": 1e-12},
-    )
-    g = np.exp(res.x / 2)
-    return gs.ClippedSolution(
-        gs.gain(alpha, tau, g),
-        g,
-        np.flatnonzero(res.x < 1e-9),
-        np.array([], dtype=int),
-        unique=True,
-        solver="L-BFGS-B (Cor 4)",
-        diagnostics={"objective": float(res.fun)},
-    )
 
 
 def _candidate_grades(c: Candidate, p: Profiles, log_lam: float) -> np.ndarray:
@@ -124,7 +92,7 @@ def grade_report(p: Profiles, *, cross_check: bool = False) -> GradeReport:
             notes.append("the optimum is a segment along the gauge: reported with min q = 0 (gllm.md E17)")
     else:
         clip = sel.clip if sel.mode == "regularized_clipped" else None
-        optimum = _regularized(alpha, tau, sel.nu_mag, sel.log_lambda, clip)
+        optimum = gs.solve_regularized(alpha, tau, sel.nu_mag, sel.log_lambda, clip)
         notes.append(
             "Cor 4 with nu_mag > 0 is convex in u but not a geometric program (gllm.md E2)"
             if sel.nu_mag > 0

@@ -203,6 +203,37 @@ def solve_cvxpy(alpha: Sequence[float], tau: Sequence[float], clip: float = 2.0)
     )
 
 
+def solve_regularized(alpha: np.ndarray, tau: np.ndarray, nu: float, log_lam: float, clip: float | None) -> ClippedSolution:
+    """Cor 4: min LSE(log alpha - u) + LSE(log tau + u) + nu/(4 log^2 lam) |u|^2 over u >= 0
+    (u <= 2 ln C when clipped). Convex in u; a geometric program only when nu = 0 (gllm.md E2)."""
+    weight = nu / (4 * log_lam**2)
+
+    def objective(u):
+        ea, et = alpha * np.exp(-u), tau * np.exp(u)
+        sa, st = ea.sum(), et.sum()
+        return math.log(sa) + math.log(st) + weight * float(u @ u), et / st - ea / sa + 2 * weight * u
+
+    upper = 2 * math.log(clip) if clip is not None else None
+    res = optimize.minimize(
+        objective,
+        np.zeros(alpha.size),
+        jac=True,
+        method="L-BFGS-B",
+        bounds=[(0, upper)] * alpha.size,
+        options={"ftol": 1e-15, "gtol": 1e-12},
+    )
+    g = np.exp(res.x / 2)
+    return ClippedSolution(
+        gain(alpha, tau, g),
+        g,
+        np.flatnonzero(res.x < 1e-9),
+        np.array([], dtype=int),
+        unique=True,
+        solver="L-BFGS-B (Cor 4)",
+        diagnostics={"objective": float(res.fun)},
+    )
+
+
 @dataclass(frozen=True)
 class KKTResiduals:
     """First-order conditions of log Lambda in u = log g^2, evaluated in mpmath.

@@ -130,3 +130,29 @@ def sdpa(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> np.ndarray:
         w = np.exp(logits - logits.max())
         out[i] = (w / w.sum()) @ v[: i + 1]
     return out
+
+
+def rope_frequencies(dk: int, base: float = 10_000.0) -> np.ndarray:
+    """theta_j = base^{-2(j-1)/d_k} in float64."""
+    return base ** (-2 * np.arange(dk // 2) / dk)
+
+
+def rope_matrix(thetas: np.ndarray, n: int) -> np.ndarray:
+    """R_n = (+)_j Rot(n theta_j) on interleaved planes (2a, 2a+1)."""
+    d = 2 * len(thetas)
+    R = np.zeros((d, d))
+    c, s = np.cos(n * thetas), np.sin(n * thetas)
+    idx = np.arange(0, d, 2)
+    R[idx, idx], R[idx, idx + 1], R[idx + 1, idx], R[idx + 1, idx + 1] = c, -s, s, c
+    return R
+
+
+def commutant_projection(M: np.ndarray) -> np.ndarray:
+    """Frobenius projection onto the torus commutant: per diagonal 2x2 block c I + s J, with
+    c = (B11 + B22)/2 and s = (B21 - B12)/2; off-diagonal blocks are zeroed."""
+    out = np.zeros_like(M)
+    idx = np.arange(0, M.shape[0], 2)
+    c = (M[idx, idx] + M[idx + 1, idx + 1]) / 2
+    s = (M[idx + 1, idx] - M[idx, idx + 1]) / 2
+    out[idx, idx], out[idx, idx + 1], out[idx + 1, idx], out[idx + 1, idx + 1] = c, -s, s, c
+    return out

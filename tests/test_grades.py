@@ -179,3 +179,12 @@ def test_grades_cli_overrides_and_table3(capsys):
 def test_grades_usage_errors(argv, message, capsys):
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_regularized_mode_tends_to_the_unclipped_optimum_as_nu_vanishes():
+    r = table3_values(0.6, 0.3)
+    values = [gs.solve_regularized(r["a"], r["s"], nu, 1 / 64, None).value for nu in (1e-2, 1e-4, 1e-8)]
+    assert values[0] > values[1] > values[2]
+    assert values[2] == pytest.approx(r["lambda_star"], rel=1e-4)
+    clipped = gs.solve_regularized(r["a"], r["s"], 1e-8, 1 / 64, 2.0)
+    assert clipped.value == pytest.approx(r["lambda_star_c"], rel=1e-4)

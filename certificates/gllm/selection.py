@@ -308,10 +308,8 @@ def cor4_gp(ctx: Context, *, nu_mag) -> Evidence:
     tags=("cor4", "erratum"),
 )
 def cor4_min_norm(ctx: Context, *, nu_mag) -> Evidence:
-    from certificates.grades_report import _regularized
-
     r = table3_values(0.6, 0.3)
-    sol = _regularized(r["a"], r["s"], nu_mag, 1 / 64, None)
+    sol = gs.solve_regularized(r["a"], r["s"], nu_mag, 1 / 64, None)
     gap = sol.value / r["lambda_star"] - 1
     return within(
         gap,

@@ -14,6 +14,7 @@ from certificates.evidence import all_exact, printed, within
 from certificates.model import Context, Evidence, Method, Mutant, Provenance, Verdict
 from certificates.plga import claim
 from certificates.registry import certificate
+from solvers import plga as ref
 
 
 @certificate(
@@ -48,14 +49,6 @@ def bernstein(ctx: Context, *, linear_term) -> Evidence:
     )
 
 
-def _rope(thetas: np.ndarray, n: int) -> np.ndarray:
-    d = 2 * len(thetas)
-    R = np.zeros((d, d))
-    for k, t in enumerate(thetas):
-        R[2 * k : 2 * k + 2, 2 * k : 2 * k + 2] = [[math.cos(n * t), -math.sin(n * t)], [math.sin(n * t), math.cos(n * t)]]
-    return R
-
-
 @certificate(
     "plga.bernstein_quantile_on_bounded_queries",
     claim=claim(
@@ -84,7 +77,7 @@ def bernstein_mc(ctx: Context, *, with_deviation_term) -> Evidence:
     c_theta = max(1 / abs(math.sin(w / 2)) for w in omegas)
     sigma = np.eye(dk) * B**2 / dk  # uniform on the sphere of radius B
     proj = sigma.copy()  # isotropic: already in the commutant
-    rots = [_rope(thetas, n) for n in range(1, S + 1)]
+    rots = [ref.rope_matrix(thetas, n) for n in range(1, S + 1)]
     rng = np.random.default_rng(ctx.seed)
     lhs = []
     for _ in range(400):

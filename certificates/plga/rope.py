@@ -4,7 +4,6 @@ commutant (Claim B), the twirl constant C_Theta and the D.4 numbers (plga.md C10
 from __future__ import annotations
 
 import contextlib
-import math
 
 import mpmath
 import numpy as np
@@ -14,6 +13,7 @@ from certificates.evidence import all_exact, printed, within
 from certificates.model import Context, Evidence, Method, Mutant, Provenance, Verdict
 from certificates.plga import claim
 from certificates.registry import certificate
+from solvers import plga as ref
 from theory import plga as th
 
 
@@ -152,10 +152,10 @@ def commutant_exact(ctx: Context, *, second) -> Evidence:
 )
 def commutant_64(ctx: Context, *, duplicate_plane) -> Evidence:
     dk = 64
-    thetas = 10_000.0 ** (-2 * np.arange(dk // 2) / dk)
+    thetas = ref.rope_frequencies(dk)
     if duplicate_plane:
         thetas[1] = thetas[0]
-    rots = [np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]]) for t in thetas]
+    rots = [ref.rope_matrix(np.array([t]), 1) for t in thetas]
     svals = []
     for ra in rots:  # the commutator decouples into 4 x 4 maps X_ab -> R_a X_ab - X_ab R_b
         for rb in rots:
@@ -165,15 +165,9 @@ def commutant_64(ctx: Context, *, duplicate_plane) -> Evidence:
     kernel = int(np.sum(svals < 1e-10))
     gap = float(svals[svals >= 1e-10].min())
     rng = np.random.default_rng(ctx.seed)
-    R1 = np.zeros((dk, dk))
-    for k, r in enumerate(rots):
-        R1[2 * k : 2 * k + 2, 2 * k : 2 * k + 2] = r
+    R1 = ref.rope_matrix(thetas, 1)
     Gr = rng.normal(size=(dk, dk))
-    Gc = np.zeros_like(Gr)
-    for k in range(dk // 2):
-        B = Gr[2 * k : 2 * k + 2, 2 * k : 2 * k + 2]
-        c, s = (B[0, 0] + B[1, 1]) / 2, (B[1, 0] - B[0, 1]) / 2
-        Gc[2 * k : 2 * k + 2, 2 * k : 2 * k + 2] = [[c, -s], [s, c]]
+    Gc = ref.commutant_projection(Gr)
 
     def offset_defect(G):
         Rn = np.linalg.matrix_power(R1, 3)
@@ -289,25 +283,11 @@ def twirl_values(ctx: Context, *, ordered) -> Evidence:
 def twirl_bound(ctx: Context, *, constant) -> Evidence:
     dk = 64
     c = float(th.twirl_constant()) if constant is None else constant
-    thetas = 10_000.0 ** (-2 * np.arange(dk // 2) / dk)
+    thetas = ref.rope_frequencies(dk)
     rng = np.random.default_rng(ctx.seed)
     worst = 0.0
     for S in (1, 2, 7, 64, 257):
         M = rng.normal(size=(dk, dk))
-        avg = np.zeros_like(M)
-        for n in range(1, S + 1):
-            R = np.zeros((dk, dk))
-            for k, t in enumerate(thetas):
-                R[2 * k : 2 * k + 2, 2 * k : 2 * k + 2] = [
-                    [math.cos(n * t), -math.sin(n * t)],
-                    [math.sin(n * t), math.cos(n * t)],
-                ]
-            avg += R @ M @ R.T
-        avg /= S
-        proj = np.zeros_like(M)
-        for k in range(dk // 2):
-            B = M[2 * k : 2 * k + 2, 2 * k : 2 * k + 2]
-            cc, ss = (B[0, 0] + B[1, 1]) / 2, (B[1, 0] - B[0, 1]) / 2
-            proj[2 * k : 2 * k + 2, 2 * k : 2 * k + 2] = [[cc, -ss], [ss, cc]]
-        worst = max(worst, np.linalg.norm(avg - proj) / (c / S * np.linalg.norm(M)))
+        avg = sum(ref.rope_matrix(thetas, n) @ M @ ref.rope_matrix(thetas, n).T for n in range(1, S + 1)) / S
+        worst = max(worst, np.linalg.norm(avg - ref.commutant_projection(M)) / (c / S * np.linalg.norm(M)))
     return within(max(worst - 1, 0.0), tolerance=0.0, what=f"largest LHS / bound = {worst:.3g}", measured=worst)
