@@ -156,3 +156,111 @@ def commutant_projection(M: np.ndarray) -> np.ndarray:
     s = (M[idx + 1, idx] - M[idx, idx + 1]) / 2
     out[idx, idx], out[idx, idx + 1], out[idx + 1, idx], out[idx + 1, idx + 1] = c, -s, s, c
     return out
+
+
+def rope_rows(x: np.ndarray, base: float = 10_000.0, offset: int = 0) -> np.ndarray:
+    """RoPE on the rows of x (S x d_k): row n is rotated by R_{n + offset} (0-based positions,
+    interleaved planes, as in the reference code; plga.md §1.4)."""
+    S, dk = x.shape
+    thetas = rope_frequencies(dk, base)
+    angles = (np.arange(S) + offset)[:, None] * thetas[None, :]
+    c, s = np.cos(angles), np.sin(angles)
+    out = np.empty_like(x)
+    out[:, 0::2] = c * x[:, 0::2] - s * x[:, 1::2]
+    out[:, 1::2] = s * x[:, 0::2] + c * x[:, 1::2]
+    return out
+
+
+@dataclass(frozen=True)
+class PLDRDecoder:
+    """A small post-LN PLDR decoder (Def 4.3) with random-init weights: embedding, per-layer PLGA
+    heads on RoPE-rotated queries and keys with a metric learner shared by the layer's heads,
+    W_O, SwiGLU FFN, untied unembedding. ``operator`` overrides G_LM (e.g. the identity) for the
+    SDPA special case; ``causal=False`` drops the mask (a negative control)."""
+
+    embed: np.ndarray
+    layers: tuple[dict, ...]
+    unembed: np.ndarray
+    b_vocab: np.ndarray
+    heads: int
+    dk: int
+
+    @classmethod
+    def random(cls, seed: int, vocab: int = 40, heads: int = 2, dk: int = 8, n_layers: int = 2, d_ff: int = 32) -> PLDRDecoder:
+        rng = np.random.default_rng(seed)
+        d = heads * dk
+        layers = []
+        for _ in range(n_layers):
+            layers.append(
+                {
+                    "wq": _xavier_uniform(rng, d, d),
+                    "bq": rng.normal(0, 0.02, d),
+                    "wk": _xavier_uniform(rng, d, d),
+                    "bk": rng.normal(0, 0.02, d),
+                    "wv": _xavier_uniform(rng, d, d),
+                    "bv": rng.normal(0, 0.02, d),
+                    "wo": _xavier_uniform(rng, d, d),
+                    "bo": np.zeros(d),
+                    "phi": MetricLearner.random(rng, dk, n_res=2, a_dff=24),
+                    "heads": [
+                        PLGAHead(
+                            _xavier_normal(rng, dk, dk),
+                            np.zeros((dk, dk)),
+                            _xavier_normal(rng, dk, dk),
+                            _xavier_normal(rng, dk, dk),
+                            np.zeros((dk, dk)),
+                            None,
+                        )
+                        for _ in range(heads)
+                    ],
+                    "w1": _xavier_uniform(rng, d, d_ff),
+                    "w2": _xavier_uniform(rng, d, d_ff),
+                    "w3": _xavier_uniform(rng, d_ff, d),
+                }
+            )
+        return cls(rng.normal(0, 1, (vocab, d)), tuple(layers), _xavier_uniform(rng, d, vocab), np.zeros(vocab), heads, dk)
+
+    def __call__(self, tokens: np.ndarray, *, operator: np.ndarray | None = None, causal: bool = True) -> np.ndarray:
+        d = self.heads * self.dk
+        x = layer_norm(np.sqrt(d) * self.embed[tokens])
+        for layer in self.layers:
+            q, k, v = (x @ layer[w] + layer[b] for w, b in (("wq", "bq"), ("wk", "bk"), ("wv", "bv")))
+            outs = []
+            for i, head in enumerate(layer["heads"]):
+                cols = slice(i * self.dk, (i + 1) * self.dk)
+                qh, kh = rope_rows(q[:, cols]), rope_rows(k[:, cols])
+                if operator is None:
+                    A = layer["phi"](layer_norm(qh.T @ qh))
+                    G = PLGAHead(head.W, head.b_W, head.P, head.a, head.b_a, layer["phi"]).operators(A)["G_LM"]
+                else:
+                    G = operator
+                scores = qh @ G @ kh.T / np.sqrt(self.dk)
+                weights = causal_softmax(scores) if causal else _full_softmax(scores)
+                outs.append(weights @ v[:, cols])
+            u = layer_norm(x + np.concatenate(outs, axis=1) @ layer["wo"] + layer["bo"])
+            x = layer_norm(u + (silu(u @ layer["w1"]) * (u @ layer["w2"])) @ layer["w3"])
+        logits = x @ self.unembed + self.b_vocab
+        return _full_softmax(logits)
+
+    def sdpa_reference(self, tokens: np.ndarray) -> np.ndarray:
+        """The same network with plain causal SDPA heads, written independently (Thm 5.4 (i))."""
+        d = self.heads * self.dk
+        x = layer_norm(np.sqrt(d) * self.embed[tokens])
+        for layer in self.layers:
+            q, k, v = x @ layer["wq"] + layer["bq"], x @ layer["wk"] + layer["bk"], x @ layer["wv"] + layer["bv"]
+            heads = [
+                sdpa(
+                    rope_rows(q[:, i * self.dk : (i + 1) * self.dk]),
+                    rope_rows(k[:, i * self.dk : (i + 1) * self.dk]),
+                    v[:, i * self.dk : (i + 1) * self.dk],
+                )
+                for i in range(self.heads)
+            ]
+            u = layer_norm(x + np.concatenate(heads, axis=1) @ layer["wo"] + layer["bo"])
+            x = layer_norm(u + (silu(u @ layer["w1"]) * (u @ layer["w2"])) @ layer["w3"])
+        return _full_softmax(x @ self.unembed + self.b_vocab)
+
+
+def _full_softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)

@@ -11,7 +11,7 @@ import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
 from certificates.evidence import all_exact, within
-from certificates.model import Context, Evidence, Method, Mutant, Provenance, Verdict
+from certificates.model import Context, CrossCheck, Evidence, Method, Mutant, Provenance, Verdict
 from certificates.plga import claim
 from certificates.registry import certificate
 from theory import plga as th
@@ -225,7 +225,7 @@ def _acyclic(support: np.ndarray) -> bool:
     claim=claim(
         "Thm 4.4",
         "h(M) = tr exp(M o M) - d >= 0, with h = 0 iff the support digraph is acyclic (self-loops "
-        "count): all 512 supports at d = 3, a symbolic DAG at d = 4, a cyclic example",
+        "count): all 512 supports at d = 3, a symbolic DAG at d = 5, randomized d <= 20, a cyclic example",
         Provenance.VERBATIM,
         "Thm 4.4",
     ),
@@ -245,17 +245,42 @@ def notears(ctx: Context, *, include_diagonal) -> Evidence:
         claimed = _acyclic(S) if include_diagonal else _acyclic(S * (1 - np.eye(3, dtype=np.int64)))
         if h_zero != claimed:
             wrong.append(bits)
-    m = sp.Matrix(4, 4, lambda i, j: sp.Symbol(f"m{i}{j}") if j > i else 0)
+    m = sp.Matrix(5, 5, lambda i, j: sp.Symbol(f"m{i}{j}") if j > i else 0)
     dag_zero = sp.simplify(th.notears(m)) == 0
+    # randomized at larger d: permuted DAGs have h = 0 to rounding, matrices with a cycle have h > 0
+    from scipy.linalg import expm
+
+    rng = np.random.default_rng(ctx.seed)
+    worst = 0.0  # |h| on DAGs; a cyclic matrix with h <= 1e-6 counts as an infinite error
+    for _ in range(50):
+        d = int(rng.integers(6, 21))
+        upper = np.triu(rng.normal(size=(d, d)), 1) * (rng.uniform(size=(d, d)) < 0.3)
+        perm = np.eye(d)[rng.permutation(d)]
+        dag = perm @ upper @ perm.T
+        cyclic = dag + np.diag(np.r_[0.5, np.zeros(d - 1)]) if not include_diagonal else dag.copy()
+        if include_diagonal:
+            i, j = rng.choice(d, 2, replace=False)
+            cyclic[i, j], cyclic[j, i] = 0.7, 0.7
+        h_dag = float(np.trace(expm(dag * dag)) - d)
+        h_cyc = float(np.trace(expm(cyclic * cyclic)) - d)
+        worst = max(worst, abs(h_dag) if h_cyc > 1e-6 else float("inf"))
+    cross = CrossCheck(
+        "h on 50 random permuted DAGs (d = 6..20, scipy expm) and h > 0 once a 2-cycle is added",
+        instances=50,
+        max_abs_error=worst,
+        tolerance=1e-10,
+        backend="numpy",
+    )
     cyc = sp.Matrix([[0, 1], [1, 0]])
     cyc_positive = bool(sp.simplify(th.notears(cyc)) > 0)
     return all_exact(
         [
             (f"h = 0 iff acyclic on all 512 supports ({len(wrong)} disagreements)", not wrong),
-            ("symbolic strictly upper-triangular M (d = 4): h = 0", dag_zero),
+            ("symbolic strictly upper-triangular M (d = 5): h = 0", dag_zero),
             ("2-cycle: h > 0", cyc_positive),
         ],
-        proved="h(M) = 0 exactly on acyclic supports (exhaustive d = 3; symbolic DAG d = 4); h > 0 on a cycle",
+        proved="h(M) = 0 exactly on acyclic supports (exhaustive d = 3; symbolic DAG d = 5); h > 0 on a cycle",
+        cross_check=cross,
         details={"first_disagreement": wrong[0] if wrong else None},
     )
 
