@@ -237,10 +237,8 @@ class PLDRDecoder:
                 scores = qh @ G @ kh.T / np.sqrt(self.dk)
                 weights = causal_softmax(scores) if causal else _full_softmax(scores)
                 outs.append(weights @ v[:, cols])
-            u = layer_norm(x + np.concatenate(outs, axis=1) @ layer["wo"] + layer["bo"])
-            x = layer_norm(u + (silu(u @ layer["w1"]) * (u @ layer["w2"])) @ layer["w3"])
-        logits = x @ self.unembed + self.b_vocab
-        return _full_softmax(logits)
+            x = _post_attention(x, outs, layer)
+        return _full_softmax(x @ self.unembed + self.b_vocab)
 
     def sdpa_reference(self, tokens: np.ndarray) -> np.ndarray:
         """The same network with plain causal SDPA heads, written independently (Thm 5.4 (i))."""
@@ -256,9 +254,14 @@ class PLDRDecoder:
                 )
                 for i in range(self.heads)
             ]
-            u = layer_norm(x + np.concatenate(heads, axis=1) @ layer["wo"] + layer["bo"])
-            x = layer_norm(u + (silu(u @ layer["w1"]) * (u @ layer["w2"])) @ layer["w3"])
+            x = _post_attention(x, heads, layer)
         return _full_softmax(x @ self.unembed + self.b_vocab)
+
+
+def _post_attention(x: np.ndarray, head_outputs: list[np.ndarray], layer: dict) -> np.ndarray:
+    """Post-LN residual blocks shared by both decoders: U = LN(X + [heads] W_O + b_O), LN(U + SwiGLU(U))."""
+    u = layer_norm(x + np.concatenate(head_outputs, axis=1) @ layer["wo"] + layer["bo"])
+    return layer_norm(u + (silu(u @ layer["w1"]) * (u @ layer["w2"])) @ layer["w3"])
 
 
 def _full_softmax(z: np.ndarray) -> np.ndarray:
