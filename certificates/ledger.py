@@ -39,7 +39,8 @@ def load_catalogue(paper: str) -> list[dict]:
 def ledger(paper: str | None = None) -> list[LedgerEntry]:
     certs = all_certificates()
     entries = []
-    for p in [paper] if paper in catalogued_papers() else ([] if paper else catalogued_papers()):
+    papers = catalogued_papers()
+    for p in ([paper] if paper in papers else []) if paper else papers:
         for item in load_catalogue(p):
             covering = tuple(c for c in certs if c.paper == p and item["key"] in c.claim.ledger)
             entries.append(

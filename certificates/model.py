@@ -147,14 +147,3 @@ class Certificate:
         if mutated:
             kwargs.update(self.mutant.overrides)
         return self.check(ctx, **kwargs)
-
-
-@dataclass(frozen=True)
-class OutOfScope:
-    """A catalogued claim no offline check can reach, with the reason."""
-
-    paper: str
-    key: str
-    label: str
-    statement: str
-    reason: str

@@ -295,7 +295,7 @@ def epsilon_max(alpha: np.ndarray, tau: np.ndarray, v: np.ndarray, lam: float) -
 
     def log_gain(eps: float) -> float:
         u = 2 * eps * math.log(lam) * v
-        return float(np.log(np.dot(alpha, np.exp(-u - 0))) + np.log(np.dot(tau, np.exp(u))))
+        return float(np.log(np.dot(alpha, np.exp(-u))) + np.log(np.dot(tau, np.exp(u))))
 
     hi = 1.0
     while log_gain(hi) < 0:

@@ -137,6 +137,19 @@ def rope_frequencies(dk: int, base: float = 10_000.0) -> np.ndarray:
     return base ** (-2 * np.arange(dk // 2) / dk)
 
 
+def difference_frequencies(thetas: np.ndarray, ordered: bool = True) -> np.ndarray:
+    """The nonzero twirl frequencies: each 2 theta_a once, and |theta_a - theta_b|, theta_a + theta_b for
+    every ordered (or unordered) pair a != b (plga.md C25, E2: the ordered multiset reproduces D.4)."""
+    n = len(thetas)
+    pairs = (
+        [(a, b) for a in range(n) for b in range(n) if a != b] if ordered else [(a, b) for a in range(n) for b in range(a + 1, n)]
+    )
+    out = [2 * t for t in thetas]
+    for a, b in pairs:
+        out += [abs(thetas[a] - thetas[b]), thetas[a] + thetas[b]]
+    return np.array(out)
+
+
 def rope_matrix(thetas: np.ndarray, n: int) -> np.ndarray:
     """R_n = (+)_j Rot(n theta_j) on interleaved planes (2a, 2a+1)."""
     d = 2 * len(thetas)

@@ -22,35 +22,6 @@ def rope_frequencies(dk: int, base: int = 10_000) -> list[sp.Expr]:
     return [sp.Integer(base) ** sp.Rational(-2 * j, dk) for j in range(dk // 2)]
 
 
-def rotation(angle: sp.Expr) -> sp.Matrix:
-    return sp.Matrix([[sp.cos(angle), -sp.sin(angle)], [sp.sin(angle), sp.cos(angle)]])
-
-
-def rope_matrix(thetas: list[sp.Expr], n: int | sp.Expr) -> sp.Matrix:
-    """R_n = (+)_j Rot(n theta_j), interleaved adjacent pairs (2a, 2a+1)."""
-    return sp.diag(*[rotation(n * t) for t in thetas])
-
-
-def commutant_projection_block(block: sp.Matrix) -> sp.Matrix:
-    """Frobenius projection of a 2x2 block onto {c I + s J}: c = (B11 + B22)/2, s = (B21 - B12)/2."""
-    c = (block[0, 0] + block[1, 1]) / 2
-    s = (block[1, 0] - block[0, 1]) / 2
-    return sp.Matrix([[c, -s], [s, c]])
-
-
-def difference_frequencies(thetas: list[sp.Expr], ordered: bool = True) -> list[sp.Expr]:
-    """The nonzero frequencies of the twirl: each 2 theta_a once and |theta_a - theta_b|,
-    theta_a + theta_b for every ordered (or unordered) pair a != b (plga.md C25, E2)."""
-    out = [2 * t for t in thetas]
-    n = len(thetas)
-    pairs = (
-        [(a, b) for a in range(n) for b in range(n) if a != b] if ordered else [(a, b) for a in range(n) for b in range(a + 1, n)]
-    )
-    for a, b in pairs:
-        out += [sp.Abs(thetas[a] - thetas[b]), thetas[a] + thetas[b]]
-    return out
-
-
 def twirl_multiplier(omega: sp.Expr, S: int) -> sp.Expr:
     """mu_S(omega) = |sin(S omega/2)| / (S |sin(omega/2)|): the exact multiplier of frequency omega."""
     return sp.Abs(sp.sin(S * omega / 2)) / (S * sp.Abs(sp.sin(omega / 2)))

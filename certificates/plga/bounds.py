@@ -69,12 +69,7 @@ def bernstein(ctx: Context, *, linear_term) -> Evidence:
 def bernstein_mc(ctx: Context, *, with_deviation_term) -> Evidence:
     dk, S, delta, B = 8, 64, 0.1, 1.0
     thetas = np.array([0.7, 1.9, 2.6, 1.3])  # non-resonant and well separated: C_Theta is small here
-    omegas = (
-        [2 * t for t in thetas]
-        + [abs(a - b) for a in thetas for b in thetas if a != b]
-        + [a + b for i, a in enumerate(thetas) for j, b in enumerate(thetas) if i != j]
-    )
-    c_theta = max(1 / abs(math.sin(w / 2)) for w in omegas)
+    c_theta = float(np.max(1 / np.abs(np.sin(ref.difference_frequencies(thetas) / 2))))
     sigma = np.eye(dk) * B**2 / dk  # uniform on the sphere of radius B
     proj = sigma.copy()  # isotropic: already in the commutant
     rots = [ref.rope_matrix(thetas, n) for n in range(1, S + 1)]

@@ -232,16 +232,7 @@ def twirl_constant(ctx: Context, *, which) -> Evidence:
 
 
 def _multipliers(S: int, ordered: bool) -> np.ndarray:
-    thetas = 10_000.0 ** (-2 * np.arange(32) / 64)
-    omegas = [2 * t for t in thetas]
-    pairs = (
-        [(a, b) for a in range(32) for b in range(32) if a != b]
-        if ordered
-        else [(a, b) for a in range(32) for b in range(a + 1, 32)]
-    )
-    for a, b in pairs:
-        omegas += [abs(thetas[a] - thetas[b]), thetas[a] + thetas[b]]
-    w = np.array(omegas)
+    w = ref.difference_frequencies(ref.rope_frequencies(64), ordered)
     return np.abs(np.sin(S * w / 2)) / (S * np.abs(np.sin(w / 2)))
 
 
