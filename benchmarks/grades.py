@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from solvers import grades as gs
+from attncert.solvers import grades as gs
 
 
 def best_time(fn, repeat: int) -> float:

@@ -20,10 +20,10 @@ import time
 
 import numpy as np
 
-from solvers.backend import get_backend
-from solvers.phase import FIG7, run_sweep
-from solvers.score_model import ScoreModel
-from solvers.score_quadrature import softmax_mass_quadrature
+from attncert.solvers.backend import get_backend
+from attncert.solvers.phase import FIG7, run_sweep
+from attncert.solvers.score_model import ScoreModel
+from attncert.solvers.score_quadrature import softmax_mass_quadrature
 
 
 def naive_one_seed(seed: int) -> np.ndarray:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from certificates.model import Context, Tier
-from certificates.registry import select
-from certificates.runner import run_all
+from attncert.certificates.engine.model import Context, Tier
+from attncert.certificates.engine.registry import select
+from attncert.certificates.engine.runner import run_all
 
 
 def main() -> None:

@@ -19,9 +19,9 @@
 # %%
 from collections import Counter
 
-from certificates.model import Context, Tier, Verdict
-from certificates.registry import select
-from certificates.runner import run_all
+from attncert.certificates.engine.model import Context, Tier, Verdict
+from attncert.certificates.engine.registry import select
+from attncert.certificates.engine.runner import run_all
 
 results = run_all(select(tier=Tier.QUICK), Context())
 print(f"{len(results)} certificates, all as expected: {all(r.as_expected for r in results)}")
@@ -47,7 +47,7 @@ for r in results:
 # results) the SymPy expression that reduced to zero plus a numeric cross-check on random instances.
 
 # %%
-from certificates.report import result_json  # noqa: E402
+from attncert.certificates.frontends.verify_output import result_json  # noqa: E402
 
 record = next(result_json(r) for r in results if r.certificate.id == "psa.transfer_function_magnitude")
 for key in ("verdict", "method", "expected"):
@@ -62,7 +62,7 @@ print("cross-check:", record["evidence"]["cross_check"])
 # must not reach the expected verdict.
 
 # %%
-from certificates.runner import run_one  # noqa: E402
+from attncert.certificates.engine.runner import run_one  # noqa: E402
 
 for cid in ("psa.annealed_bound_saturates_at_8L", "gllm.optimum_is_squared_bhattacharyya"):
     cert = select(pattern=cid)[0]

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from certificates.grades_output import TABLE3_ROWS, table3_values
-from certificates.grades_report import grade_report
-from certificates.profiles import load_profiles
+from attncert.certificates.frontends.grades_output import TABLE3_ROWS, table3_values
+from attncert.certificates.frontends.grades_report import grade_report
+from attncert.certificates.frontends.profiles import load_profiles
 
 examples = Path("examples/profiles") if Path("examples/profiles").is_dir() else Path("../examples/profiles")
 report = grade_report(load_profiles(examples / "coord1024.json"), cross_check=True)

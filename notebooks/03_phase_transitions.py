@@ -16,9 +16,9 @@
 # quadrature engine computes A to about 1e-11, so Fig. 7 and Fig. 8 take a second each.
 
 # %%
-from solvers.backend import get_backend
-from solvers.phase import FIG7, TAXIS, run_sweep, summarise
-from solvers.score_model import ScoreModel
+from attncert.solvers.backend import get_backend
+from attncert.solvers.phase import FIG7, TAXIS, run_sweep, summarise
+from attncert.solvers.score_model import ScoreModel
 
 numpy_backend = get_backend("numpy")
 fig7 = summarise(run_sweep(FIG7, ScoreModel(), engine="quad", backend=numpy_backend, seed=0))

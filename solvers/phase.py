@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from solvers.backend import Backend
-from solvers.score_model import ScoreModel, chance, softmax_mass_mc
-from solvers.score_quadrature import softmax_mass_quadrature
+from attncert.solvers.backend import Backend
+from attncert.solvers.score_model import ScoreModel, chance, softmax_mass_mc
+from attncert.solvers.score_quadrature import softmax_mass_quadrature
 
 #: condensation constant c-hat of the fig7 grid at sigma_t = 2 (psa.md §3.4 reference value, [D])
 C_HAT_REFERENCE = 0.7242
@@ -141,7 +141,7 @@ class _Replicate:
     trials: int
 
     def __call__(self, seed: int) -> np.ndarray:
-        from solvers.backend import get_backend
+        from attncert.solvers.backend import get_backend
 
         return softmax_mass_mc(
             get_backend(self.backend), self.model, d_ks=self.d_ks, Ts=self.Ts, gammas=self.gammas, trials=self.trials, seed=seed
@@ -171,7 +171,7 @@ def run_sweep(
         return Sweep(protocol, "quad", curves, _gamma_c_table(protocol, curves), result.error_estimate)
     if engine != "mc":
         raise ValueError(f"engine must be 'mc' or 'quad', not {engine!r}")
-    from solvers.sweep import LocalExecutor
+    from attncert.solvers.sweep import LocalExecutor
 
     seeds = [seed_for(seed, i) for i in range(protocol.seeds)]
     if executor is None:

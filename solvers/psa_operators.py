@@ -8,7 +8,7 @@ from typing import Any
 
 from array_api_compat import device
 
-from solvers.backend import Backend
+from attncert.solvers.backend import Backend
 
 
 def kron_block(backend: Backend, block: list[list[float]], dk: int) -> Any:

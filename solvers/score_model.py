@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from solvers.backend import Backend
+from attncert.solvers.backend import Backend
 
 VARIANTS: tuple[str, ...] = ("t4", "t3t4", "key-only")
 CHUNK_TRIALS = 16_384  # part of the protocol: draws are seeded per (seed, chunk)

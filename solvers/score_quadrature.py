@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import integrate, special
 
-from solvers.score_model import ScoreModel, chance
+from attncert.solvers.score_model import ScoreModel, chance
 
 _V_LO, _V_HI = -40.0, 4.5  # exp(-e^v) is 1 below (to 4e-18) and 0 above (to 1e-39)
 _RHO_HI = 9.5  # exp(-e^v) - Phi(-v) is below 2e-21 in magnitude beyond this

@@ -2,7 +2,7 @@
 
 import pytest
 
-from certificates.model import Context
+from attncert.certificates.engine.model import Context
 
 
 @pytest.fixture(scope="session")

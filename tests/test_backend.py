@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from solvers import psa_operators as ops
-from solvers.backend import BackendUnavailable, available_backends, get_backend
+from attncert.solvers import psa_operators as ops
+from attncert.solvers.backend import BackendUnavailable, available_backends, get_backend
 
 
 def test_numpy_is_always_available_and_seeded():

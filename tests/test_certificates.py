@@ -5,9 +5,9 @@
 
 import pytest
 
-from certificates.model import Tier, Verdict
-from certificates.registry import all_certificates
-from certificates.runner import run_one
+from attncert.certificates.engine.model import Tier, Verdict
+from attncert.certificates.engine.registry import all_certificates
+from attncert.certificates.engine.runner import run_one
 
 CERTS = all_certificates()
 

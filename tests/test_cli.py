@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from certificates.cli import main
-from certificates.report import SCHEMA
+from attncert.certificates.frontends.cli import main
+from attncert.certificates.frontends.verify_output import SCHEMA
 
 
 def test_verify_selection_passes_and_writes_reports(tmp_path, capsys):
@@ -66,7 +66,7 @@ def test_usage_errors_exit_2_with_one_message(argv, message, capsys):
 
 
 def test_unavailable_backend_is_a_usage_error(monkeypatch, capsys):
-    import solvers.backend as backend
+    import attncert.solvers.backend as backend
 
     monkeypatch.setattr(backend, "_installed", lambda module: False)
     assert main(["verify", "-k", "shear_float64", "--backend", "torch"]) == 2
@@ -77,7 +77,7 @@ def test_a_wrong_constant_fails_the_run(monkeypatch):
     """Changing 8L to 7L in the theory turns the law's certificates red, with exit 1."""
     import sympy as sp
 
-    from theory import psa
+    from attncert.theory import psa
 
     monkeypatch.setattr(psa, "CROSSOVER_FACTOR", sp.Integer(7))
     assert main(["verify", "-k", "psa.annealed_bound_saturates_at_8L"]) == 1
@@ -92,7 +92,7 @@ def test_claims_ledger_lists_psa(capsys):
 
 def test_python_dash_m_entry_point():
     proc = subprocess.run(
-        [sys.executable, "-m", "certificates", "verify", "--list", "--paper", "psa"],
+        [sys.executable, "-m", "attncert", "verify", "--list", "--paper", "psa"],
         capture_output=True,
         text=True,
         check=False,

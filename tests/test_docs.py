@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from certificates.docs import render
+from attncert.certificates.frontends.docs import render
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_readme_certificate_table_is_current():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert render(readme) == readme, "README is stale: run `python -m certificates.docs README.md`"
+    assert render(readme) == readme, "README is stale: run `python -m attncert.certificates.frontends.docs README.md`"
 
 
 def test_ci_runs_the_readme_test_command():

@@ -6,10 +6,10 @@ import re
 import pytest
 import sympy as sp
 
-from certificates import registry
-from certificates.evidence import exact_zero, printed, regenerate, rounding_rule, within
-from certificates.model import Claim, Context, CrossCheck, Evidence, Method, Mutant, Provenance, Tier, Verdict
-from certificates.runner import run_one
+from attncert.certificates.engine.evidence import exact_zero, printed, regenerate, rounding_rule, within
+from attncert.certificates.engine.model import Claim, Context, CrossCheck, Evidence, Method, Mutant, Provenance, Tier, Verdict
+from attncert.certificates.engine.runner import run_one
+from attncert.certificates.engine import registry
 
 x = sp.Symbol("x", real=True)
 
@@ -58,7 +58,7 @@ def test_within_fails_on_nan_and_excess():
 
 
 def _cert(check, method=Method.SYMBOLIC, expected=Verdict.PROVED):
-    from certificates.model import Certificate
+    from attncert.certificates.engine.model import Certificate
 
     return Certificate(
         id="psa.test_only",

@@ -4,8 +4,8 @@ import importlib.util
 
 import pytest
 
-from certificates.cli import main
-from solvers.sweep import ExecutorUnavailable, get_executor
+from attncert.certificates.frontends.cli import main
+from attncert.solvers.sweep import ExecutorUnavailable, get_executor
 
 ARGS = ["phase", "--protocol", "fig7", "--trials", "3000", "--seeds", "3", "--gamma-points", "31", "--seed", "5"]
 

@@ -6,11 +6,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from certificates.cli import main
-from certificates.grades_output import table3_values
-from certificates.grades_report import grade_report
-from certificates.profiles import ProfileError, load_profiles
-from solvers import grades as gs
+from attncert.certificates.frontends.cli import main
+from attncert.certificates.frontends.grades_output import table3_values
+from attncert.certificates.frontends.grades_report import grade_report
+from attncert.certificates.frontends.profiles import ProfileError, load_profiles
+from attncert.solvers import grades as gs
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "profiles"
 

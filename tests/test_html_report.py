@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from certificates.cli import main
-from certificates.model import Tier
-from certificates.registry import select
+from attncert.certificates.engine.model import Tier
+from attncert.certificates.engine.registry import select
+from attncert.certificates.frontends.cli import main
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 

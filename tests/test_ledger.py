@@ -1,7 +1,7 @@
 """The claims catalogue and the certificates agree with each other."""
 
-from certificates.ledger import catalogued_papers, ledger, load_catalogue
-from certificates.registry import all_certificates
+from attncert.certificates.engine.ledger import catalogued_papers, ledger, load_catalogue
+from attncert.certificates.engine.registry import all_certificates
 
 
 def test_every_ledger_key_named_by_a_certificate_is_catalogued():

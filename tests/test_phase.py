@@ -6,10 +6,10 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from certificates.cli import main
-from solvers import score_quadrature as sq
-from solvers.backend import available_backends, get_backend
-from solvers.phase import (
+from attncert.certificates.frontends.cli import main
+from attncert.solvers import score_quadrature as sq
+from attncert.solvers.backend import available_backends, get_backend
+from attncert.solvers.phase import (
     FIG7,
     TAXIS,
     Protocol,
@@ -20,7 +20,7 @@ from solvers.phase import (
     seed_for,
     summarise,
 )
-from solvers.score_model import ScoreModel, argmax_plateau_mc, softmax_mass_mc
+from attncert.solvers.score_model import ScoreModel, argmax_plateau_mc, softmax_mass_mc
 
 NUMPY = get_backend("numpy")
 
@@ -263,7 +263,7 @@ def test_phase_usage_errors_exit_2_and_write_nothing(argv, message, tmp_path, ca
 
 
 def test_phase_backend_not_installed_is_a_usage_error(monkeypatch, capsys):
-    import solvers.backend as backend
+    import attncert.solvers.backend as backend
 
     monkeypatch.setattr(backend, "_installed", lambda module: False)
     assert main(["phase", "--backend", "torch"]) == 2

@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from certificates.crosscheck import random_instances
-from certificates.evidence import all_exact, exact_zero, within
-from certificates.gllm import claim
-from certificates.model import Context, Evidence, Method, Mutant, Provenance, Verdict
-from certificates.registry import certificate
-from theory import gllm as th
+from attncert.certificates.engine.crosscheck import random_instances
+from attncert.certificates.engine.evidence import all_exact, exact_zero, within
+from attncert.certificates.engine.model import Context, Evidence, Method, Mutant, Provenance, Verdict
+from attncert.certificates.engine.registry import certificate
+from attncert.certificates.gllm import claim
+from attncert.theory import gllm as th
 
 
 def _symbols(name: str, d: int) -> list[sp.Symbol]:

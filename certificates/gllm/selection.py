@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from certificates.evidence import all_exact, printed, within
-from certificates.gllm import claim
-from certificates.grades_output import TABLE3_ROWS, table3_values
-from certificates.model import Context, Evidence, Method, Mutant, Provenance, Verdict
-from certificates.registry import certificate
-from solvers import grades as gs
-from theory import gllm as th
+from attncert.certificates.engine.evidence import all_exact, printed, within
+from attncert.certificates.engine.model import Context, Evidence, Method, Mutant, Provenance, Verdict
+from attncert.certificates.engine.registry import certificate
+from attncert.certificates.frontends.grades_output import TABLE3_ROWS, table3_values
+from attncert.certificates.gllm import claim
+from attncert.solvers import grades as gs
+from attncert.theory import gllm as th
 
 
 @certificate(

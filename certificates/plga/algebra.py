@@ -10,11 +10,11 @@ import numpy as np
 import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
-from certificates.evidence import all_exact, within
-from certificates.model import Context, CrossCheck, Evidence, Method, Mutant, Provenance, Verdict
-from certificates.plga import claim
-from certificates.registry import certificate
-from theory import plga as th
+from attncert.certificates.engine.evidence import all_exact, within
+from attncert.certificates.engine.model import Context, CrossCheck, Evidence, Method, Mutant, Provenance, Verdict
+from attncert.certificates.engine.registry import certificate
+from attncert.certificates.plga import claim
+from attncert.theory import plga as th
 
 u = th.u
 
@@ -392,7 +392,7 @@ def softmax_lipschitz(ctx: Context, *, constant) -> Evidence:
     tags=("cor71",),
 )
 def codimension(ctx: Context, *, per_plane) -> Evidence:
-    from certificates.evidence import printed
+    from attncert.certificates.engine.evidence import printed
 
     dk = 64
     return printed([("d_k^2 - dim commutant", dk**2 - per_plane * dk // 2, "4032")], what="Cor 7.1 codimension")

@@ -10,11 +10,11 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from certificates.evidence import all_exact, printed, within
-from certificates.model import Context, Evidence, Method, Mutant, Provenance, Verdict
-from certificates.plga import claim
-from certificates.registry import certificate
-from solvers import plga as ref
+from attncert.certificates.engine.evidence import all_exact, printed, within
+from attncert.certificates.engine.model import Context, Evidence, Method, Mutant, Provenance, Verdict
+from attncert.certificates.engine.registry import certificate
+from attncert.certificates.plga import claim
+from attncert.solvers import plga as ref
 
 
 @certificate(
@@ -210,7 +210,7 @@ def layer_norm_bounds(ctx: Context, *, factor) -> Evidence:
     tags=("lemma56",),
 )
 def softmax_one(ctx: Context, *, constant) -> Evidence:
-    from certificates.plga.algebra import softmax_lipschitz
+    from attncert.certificates.plga.algebra import softmax_lipschitz
 
     return softmax_lipschitz(ctx, constant=constant)
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
-from certificates.evidence import within
-from certificates.model import Context, Evidence, Method, Mutant, Provenance, Verdict
-from certificates.plga import claim
-from certificates.registry import certificate
-from solvers import plga as ref
+from attncert.certificates.engine.evidence import within
+from attncert.certificates.engine.model import Context, Evidence, Method, Mutant, Provenance, Verdict
+from attncert.certificates.engine.registry import certificate
+from attncert.certificates.plga import claim
+from attncert.solvers import plga as ref
 
 DK, S = 16, 12
 

@@ -9,12 +9,12 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from certificates.evidence import all_exact, printed, within
-from certificates.model import Context, Evidence, Method, Mutant, Provenance, Verdict
-from certificates.plga import claim
-from certificates.registry import certificate
-from solvers import plga as ref
-from theory import plga as th
+from attncert.certificates.engine.evidence import all_exact, printed, within
+from attncert.certificates.engine.model import Context, Evidence, Method, Mutant, Provenance, Verdict
+from attncert.certificates.engine.registry import certificate
+from attncert.certificates.plga import claim
+from attncert.solvers import plga as ref
+from attncert.theory import plga as th
 
 
 @contextlib.contextmanager

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from certificates.model import Claim, Provenance
+from attncert.certificates.engine.model import Claim, Provenance
 
 
 def claim(label: str, statement: str, provenance: Provenance, *ledger: str, latex: str = "") -> Claim:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import sympy as sp
 
-from certificates.evidence import all_exact, exact_zero, within
-from certificates.model import Context, Evidence, Method, Mutant, Provenance, Verdict
-from certificates.psa import claim
-from certificates.registry import certificate
-from solvers import psa_operators as ops
-from solvers.backend import get_backend
-from theory import psa as th
+from attncert.certificates.engine.evidence import all_exact, exact_zero, within
+from attncert.certificates.engine.model import Context, Evidence, Method, Mutant, Provenance, Verdict
+from attncert.certificates.engine.registry import certificate
+from attncert.certificates.psa import claim
+from attncert.solvers import psa_operators as ops
+from attncert.solvers.backend import get_backend
+from attncert.theory import psa as th
 
 g = th.gamma
 d, T, layers = sp.symbols("d T L_layers", positive=True)

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import sympy as sp
 
-from certificates.crosscheck import random_instances
-from certificates.evidence import all_exact, exact_zero
-from certificates.model import Context, Evidence, Method, Mutant, Provenance, Verdict
-from certificates.psa import claim
-from certificates.registry import certificate
-from theory import psa as th
+from attncert.certificates.engine.crosscheck import random_instances
+from attncert.certificates.engine.evidence import all_exact, exact_zero
+from attncert.certificates.engine.model import Context, Evidence, Method, Mutant, Provenance, Verdict
+from attncert.certificates.engine.registry import certificate
+from attncert.certificates.psa import claim
+from attncert.theory import psa as th
 
 g, gq, gk, w, z, theta = th.gamma, th.gamma_q, th.gamma_k, th.omega, th.z, th.theta
 

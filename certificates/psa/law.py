@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import sympy as sp
 
-from certificates.crosscheck import random_instances
-from certificates.evidence import all_exact, exact_zero, printed, within
-from certificates.model import Context, Evidence, Method, Mutant, Provenance, Tier, Verdict
-from certificates.psa import claim
-from certificates.registry import certificate
-from theory import psa as th
+from attncert.certificates.engine.crosscheck import random_instances
+from attncert.certificates.engine.evidence import all_exact, exact_zero, printed, within
+from attncert.certificates.engine.model import Context, Evidence, Method, Mutant, Provenance, Tier, Verdict
+from attncert.certificates.engine.registry import certificate
+from attncert.certificates.psa import claim
+from attncert.theory import psa as th
 
 d, L, g, u = th.d_k, th.L, th.gamma, th.u
 _zeta = sp.Symbol("zeta", real=True)
@@ -254,7 +254,7 @@ def crossover_step(ctx: Context, *, freezing) -> Evidence:
     tags=("thm64",),
 )
 def argmax_invariant(ctx: Context, *, t3_weight) -> Evidence:
-    from solvers.backend import get_backend
+    from attncert.solvers.backend import get_backend
 
     backend = get_backend(ctx.backend)
     xp = backend.xp

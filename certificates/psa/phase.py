@@ -6,14 +6,14 @@ from __future__ import annotations
 import functools
 import math
 
-from certificates.evidence import within
-from certificates.model import Context, Evidence, Method, Mutant, Provenance, Tier, Verdict
-from certificates.psa import claim
-from certificates.registry import certificate
-from solvers.backend import get_backend
-from solvers.phase import FIG7, PAPER_STATISTICS, TAXIS, Protocol, Statistics, branch, run_sweep, summarise
-from solvers.score_model import ScoreModel, argmax_plateau_mc
-from solvers.score_quadrature import plateau_quadrature
+from attncert.certificates.engine.evidence import within
+from attncert.certificates.engine.model import Context, Evidence, Method, Mutant, Provenance, Tier, Verdict
+from attncert.certificates.engine.registry import certificate
+from attncert.certificates.psa import claim
+from attncert.solvers.backend import get_backend
+from attncert.solvers.phase import FIG7, PAPER_STATISTICS, TAXIS, Protocol, Statistics, branch, run_sweep, summarise
+from attncert.solvers.score_model import ScoreModel, argmax_plateau_mc
+from attncert.solvers.score_quadrature import plateau_quadrature
 
 C7_CHECKPOINTS = ((16, 15), (32, 15), (16, 25), (64, 10))  # psa.md §2.1: the paper does not name its four
 C8_QUICK = Protocol("c8-quick", d_ks=(32, 64, 128), Ts=(10, 15, 25), seeds=2, trials=20_000)

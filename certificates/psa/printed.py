@@ -9,11 +9,11 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import curve_fit
 
-from certificates.evidence import all_exact, printed, within
-from certificates.model import Context, Evidence, Method, Mutant, Provenance, Verdict
-from certificates.psa import claim
-from certificates.registry import certificate
-from theory import psa as th
+from attncert.certificates.engine.evidence import all_exact, printed, within
+from attncert.certificates.engine.model import Context, Evidence, Method, Mutant, Provenance, Verdict
+from attncert.certificates.engine.registry import certificate
+from attncert.certificates.psa import claim
+from attncert.theory import psa as th
 
 R = sp.Rational
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import sympy as sp
 
-from certificates.crosscheck import random_instances
-from certificates.evidence import all_exact, exact_zero, within
-from certificates.model import Context, Evidence, Method, Mutant, Provenance, Verdict
-from certificates.psa import claim
-from certificates.registry import certificate
-from solvers import psa_operators as ops
-from solvers.backend import get_backend
-from theory import psa as th
+from attncert.certificates.engine.crosscheck import random_instances
+from attncert.certificates.engine.evidence import all_exact, exact_zero, within
+from attncert.certificates.engine.model import Context, Evidence, Method, Mutant, Provenance, Verdict
+from attncert.certificates.engine.registry import certificate
+from attncert.certificates.psa import claim
+from attncert.solvers import psa_operators as ops
+from attncert.solvers.backend import get_backend
+from attncert.theory import psa as th
 
 g, gq, gk, eps, h = th.gamma, th.gamma_q, th.gamma_k, th.eps, th.h
 GAMMAS_7 = (0.0, 0.1, 0.5, 1.0, 2.0, 3.0, 7.25)

@@ -9,10 +9,10 @@ import sympy as sp
 from rich.console import Console
 from rich.table import Table
 
-from certificates.grades_report import GradeReport
-from certificates.report import to_jsonable
-from solvers import grades as gs
-from theory import gllm
+from attncert.certificates.frontends.common import to_jsonable
+from attncert.certificates.frontends.grades_report import GradeReport
+from attncert.solvers import grades as gs
+from attncert.theory import gllm
 
 TABLE3_ROWS = ((0.8, 0.4), (0.7, 0.3), (0.6, 0.3), (0.5, 0.2))  # gllm.md §3.5: (0.7, 0.3) is [R?]
 

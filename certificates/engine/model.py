@@ -41,20 +41,38 @@ class Method(enum.StrEnum):
     TABLE = "table"
 
 
+class Scope(enum.StrEnum):
+    """How much of the claim an exact check covers (only the first two may be PROVED).
+
+    - ``general``: symbolic in every parameter the claim quantifies over (n, d_k, d, k, angles...);
+    - ``stated-range``: the claim is about a finite family and every member is covered;
+    - ``instance``: an example standing for a general claim: at best VERIFIED, shown as such.
+    """
+
+    GENERAL = "general"
+    STATED_RANGE = "stated-range"
+    INSTANCE = "instance"
+
+
+#: Scopes under which an exact check may reach PROVED.
+PROVING_SCOPES = frozenset({Scope.GENERAL, Scope.STATED_RANGE})
+
+
 class Tier(enum.StrEnum):
     QUICK = "quick"
     FULL = "full"
 
 
 # Verdicts a method may legitimately produce when the claim holds. PROVED from a float
-# comparison is a defect, so the runner refuses it (turns it into ERROR).
+# comparison is a defect, so the runner refuses it (turns it into ERROR). An exact method checked
+# at an instance reaches VERIFIED; a table of printed numbers is REPRODUCED, never PROVED.
 PASSING_VERDICTS_BY_METHOD: dict[Method, frozenset[Verdict]] = {
-    Method.SYMBOLIC: frozenset({Verdict.PROVED}),
-    Method.INTERVAL: frozenset({Verdict.PROVED}),
+    Method.SYMBOLIC: frozenset({Verdict.PROVED, Verdict.VERIFIED}),
+    Method.INTERVAL: frozenset({Verdict.PROVED, Verdict.VERIFIED}),
     Method.NUMERIC: frozenset({Verdict.VERIFIED}),
     Method.MONTE_CARLO: frozenset({Verdict.VERIFIED, Verdict.REPRODUCED}),
     Method.SOLVER: frozenset({Verdict.VERIFIED}),
-    Method.TABLE: frozenset({Verdict.REPRODUCED, Verdict.PROVED}),
+    Method.TABLE: frozenset({Verdict.REPRODUCED, Verdict.VERIFIED}),
 }
 
 
@@ -104,6 +122,9 @@ class Evidence:
     expression: str | None = None  # the SymPy expression that reduced to zero (or did not)
     cross_check: CrossCheck | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
+    # Exact (symbolic or interval) evidence states how much of the claim it covers, and what it assumed.
+    scope: Scope | None = None
+    assumptions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

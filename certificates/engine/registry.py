@@ -7,24 +7,15 @@ import importlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from certificates.model import Certificate, Check, Claim, Method, Mutant, Tier, Verdict
+from attncert.certificates.engine.model import Certificate, Check, Claim, Method, Mutant, Tier, Verdict
 
 PAPERS: tuple[str, ...] = ("plga", "gllm", "psa")
-# Modules that declare certificates, imported on first use of the registry.
-_CERTIFICATE_MODULES: tuple[str, ...] = (
-    "certificates.psa.law",
-    "certificates.psa.symplectic",
-    "certificates.psa.filters",
-    "certificates.psa.deployment",
-    "certificates.psa.printed",
-    "certificates.psa.phase",
-    "certificates.gllm.gain",
-    "certificates.gllm.selection",
-    "certificates.plga.algebra",
-    "certificates.plga.rope",
-    "certificates.plga.head",
-    "certificates.plga.bounds",
-)
+# Modules that declare certificates, per paper, imported on first use of that paper.
+_CERTIFICATE_MODULES: dict[str, tuple[str, ...]] = {
+    "plga": ("algebra", "rope", "head", "bounds"),
+    "gllm": ("gain", "selection"),
+    "psa": ("law", "symplectic", "filters", "deployment", "printed", "phase"),
+}
 
 _REGISTRY: dict[str, Certificate] = {}
 
@@ -66,10 +57,18 @@ def certificate(
     return register
 
 
-def all_certificates() -> list[Certificate]:
-    for module in _CERTIFICATE_MODULES:
-        importlib.import_module(module)
-    return sorted(_REGISTRY.values(), key=lambda c: (PAPERS.index(c.paper), c.id))
+def load(papers: Iterable[str] = PAPERS) -> None:
+    """Import the certificate modules of ``papers`` (each once), which registers their certificates."""
+    for paper in papers:
+        for module in _CERTIFICATE_MODULES[paper]:
+            importlib.import_module(f"attncert.certificates.{paper}.{module}")
+
+
+def all_certificates(papers: Iterable[str] = PAPERS) -> list[Certificate]:
+    """The registered certificates of ``papers``, ordered by paper then id."""
+    papers = tuple(papers)
+    load(papers)
+    return sorted((c for c in _REGISTRY.values() if c.paper in papers), key=lambda c: (PAPERS.index(c.paper), c.id))
 
 
 def select(
@@ -84,9 +83,7 @@ def select(
 
     ``tier=QUICK`` keeps the quick tier only; ``tier=FULL`` keeps everything.
     """
-    chosen = all_certificates()
-    if paper is not None:
-        chosen = [c for c in chosen if c.paper == paper]
+    chosen = all_certificates(PAPERS if paper is None else (paper,))
     if pattern:
         parts = [p.strip() for p in pattern.split(",") if p.strip()]
         globs = [p if any(ch in p for ch in "*?[") else f"*{p}*" for p in parts]

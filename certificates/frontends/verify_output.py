@@ -3,50 +3,20 @@
 from __future__ import annotations
 
 import dataclasses
-import enum
-import json
-import math
-import os
 import platform
-import tempfile
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from importlib import metadata
-from pathlib import Path
 from typing import Any
 
-import sympy as sp
-
-from certificates.ledger import LedgerEntry
-from certificates.model import Context, Verdict
-from certificates.runner import Outcome, Result
+from attncert.certificates.engine.ledger import LedgerEntry
+from attncert.certificates.engine.model import Context, Verdict
+from attncert.certificates.engine.runner import Outcome, Result
+from attncert.certificates.frontends.common import to_jsonable
 
 SCHEMA = "attncert.verify-report/1"
 _PACKAGES = ("attncert", "sympy", "mpmath", "numpy", "scipy", "cvxpy", "array-api-compat", "torch", "cupy")
-
-
-def to_jsonable(value: Any) -> Any:
-    """Plain JSON values for evidence fields (SymPy, numpy and enums become strings or numbers)."""
-    if value is None or isinstance(value, bool | int | str):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else str(value)
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, Mapping):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        return [to_jsonable(v) for v in value]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, sp.Basic):
-        return sp.sstr(value)
-    if hasattr(value, "item") and getattr(value, "ndim", 1) == 0:  # numpy / torch scalars
-        return to_jsonable(value.item())
-    if callable(value):
-        return getattr(value, "__qualname__", repr(value))
-    return str(value)
 
 
 def environment(ctx: Context) -> dict[str, Any]:
@@ -165,18 +135,6 @@ def report_markdown(results: list[Result], ctx: Context, oos: list[LedgerEntry])
     return "\n".join(lines) + "\n"
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file, so a failure leaves nothing half-written."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 VERDICT_STYLES = {
     Verdict.PROVED: "bold green",
     Verdict.VERIFIED: "green",
@@ -186,7 +144,3 @@ VERDICT_STYLES = {
     Verdict.OUT_OF_SCOPE: "dim",
     Verdict.ERROR: "bold white on red",
 }
-
-
-def dump_json(data: dict) -> str:
-    return json.dumps(data, indent=2, sort_keys=False) + "\n"

@@ -1,6 +1,7 @@
 """Constructors for evidence: each one states its rule and picks the verdict from it.
 
-- ``exact_zero``: PROVED when SymPy reduces an expression to 0, REFUTED otherwise.
+- ``exact_zero`` / ``all_exact``: exact facts decided here (SymPy, or an exact decision procedure);
+  PROVED at scope general or stated-range, VERIFIED at an instance, REFUTED otherwise.
 - ``printed``: REPRODUCED when a regenerated value rounds to a printed one under the rule
   the printed digits imply, MISMATCH otherwise.
 - ``within``: VERIFIED when a float residual is within a stated tolerance.
@@ -10,11 +11,11 @@ from __future__ import annotations
 
 import decimal
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import sympy as sp
 
-from certificates.model import CrossCheck, Evidence, Verdict
+from attncert.certificates.engine.model import PROVING_SCOPES, CrossCheck, Evidence, Scope, Verdict
 
 
 def reduces_to_zero(expr: sp.Expr | sp.MatrixBase) -> bool:
@@ -23,7 +24,7 @@ def reduces_to_zero(expr: sp.Expr | sp.MatrixBase) -> bool:
         return all(reduces_to_zero(e) for e in expr)
     expr = sp.sympify(expr)
     if expr.has(sp.Float):
-        raise TypeError(f"exact_zero given a float expression: {expr}")
+        raise TypeError(f"exact check given a float expression: {expr}")
     if expr == 0:
         return True
     for reducer in (sp.expand, sp.simplify, lambda e: sp.radsimp(sp.together(e)), sp.trigsimp):
@@ -32,42 +33,110 @@ def reduces_to_zero(expr: sp.Expr | sp.MatrixBase) -> bool:
     return False
 
 
+class ExactDecision(Protocol):
+    """An exact decision made elsewhere by a procedure that is itself exact (e.g. z3 over the
+    reals, an mpmath interval enclosure). ``holds`` is what it decided; ``how`` names the procedure."""
+
+    holds: bool
+    how: str
+
+
+ExactFact = sp.Basic | sp.MatrixBase | ExactDecision
+
+
+def holds_exactly(fact: ExactFact) -> bool:
+    """Decide an exact fact here, never trusting a bare Python bool computed elsewhere.
+
+    - a SymPy boolean (``sp.true``/``sp.false``) or relational (``sp.Eq``, ``sp.Le``...): it must
+      evaluate to ``sp.true``; a relational SymPy cannot decide counts as not holding;
+    - a SymPy expression or matrix: it must reduce to zero exactly;
+    - an :class:`ExactDecision`: its exact procedure's answer.
+    Floats anywhere, Python or numpy bools and numbers are refused (TypeError).
+    """
+    if isinstance(fact, bool) or type(fact).__module__.startswith("numpy"):
+        raise TypeError(f"an exact check needs a SymPy object or an exact decision, not {type(fact).__name__} {fact!r}")
+    if isinstance(fact, sp.MatrixBase):
+        return reduces_to_zero(fact)
+    if isinstance(fact, sp.logic.boolalg.Boolean):
+        if fact.has(sp.Float):
+            raise TypeError(f"exact check given a float relation: {fact}")
+        if isinstance(fact, sp.Eq | sp.Le | sp.Ge) and isinstance(fact.lhs, sp.Expr) and isinstance(fact.rhs, sp.Expr):
+            if reduces_to_zero(fact.lhs - fact.rhs):
+                return True
+        if isinstance(fact, sp.Rel):
+            return fact.simplify() is sp.true
+        return fact is sp.true
+    if isinstance(fact, sp.Basic):
+        return reduces_to_zero(fact)
+    if hasattr(fact, "holds") and hasattr(fact, "how") and isinstance(fact.holds, bool):
+        return fact.holds
+    raise TypeError(f"an exact check needs a SymPy object or an exact decision, not {type(fact).__name__}")
+
+
+def _exact_verdict(ok: bool, scope: Scope) -> Verdict:
+    if not ok:
+        return Verdict.REFUTED
+    return Verdict.PROVED if scope in PROVING_SCOPES else Verdict.VERIFIED
+
+
+def _scope_note(scope: Scope, where: str | None) -> str:
+    if scope is Scope.INSTANCE:
+        return f" [exact at {where}]" if where else " [exact at an instance]"
+    return ""
+
+
 def exact_zero(
     expr: sp.Expr | sp.MatrixBase,
     *,
     proved: str,
+    scope: Scope,
+    assumptions: Sequence[str] = (),
+    instance: str | None = None,
     refuted: str = "does not reduce to zero",
     cross_check: CrossCheck | None = None,
     details: Mapping[str, Any] | None = None,
 ) -> Evidence:
-    """PROVED if ``expr`` reduces to zero exactly, else REFUTED with the residual shown."""
+    """``expr`` reduces to zero exactly: PROVED at scope general or stated-range, VERIFIED at an
+    instance (named by ``instance``, e.g. "d = 3"); REFUTED with the residual shown otherwise."""
     ok = reduces_to_zero(expr)
     shown = sp.sstr(expr if ok else sp.simplify(expr))
     return Evidence(
-        verdict=Verdict.PROVED if ok else Verdict.REFUTED,
-        summary=proved if ok else f"{refuted}: residual {shown[:160]}",
+        verdict=_exact_verdict(ok, scope),
+        summary=(proved + _scope_note(scope, instance)) if ok else f"{refuted}: residual {shown[:160]}",
         residual=0 if ok else shown,
         expression=sp.sstr(expr),
         cross_check=cross_check,
         details=dict(details or {}),
+        scope=scope,
+        assumptions=tuple(assumptions),
     )
 
 
 def all_exact(
-    checks: Sequence[tuple[str, bool]],
+    checks: Sequence[tuple[str, ExactFact]],
     *,
     proved: str,
+    scope: Scope,
+    assumptions: Sequence[str] = (),
+    instance: str | None = None,
     cross_check: CrossCheck | None = None,
     details: Mapping[str, Any] | None = None,
 ) -> Evidence:
-    """PROVED if every named exact sub-check holds; REFUTED naming the first that fails."""
-    failed = [name for name, ok in checks if not ok]
+    """Every named exact fact holds (decided here by :func:`holds_exactly`): PROVED at scope
+    general or stated-range, VERIFIED at an instance; REFUTED naming the first that fails."""
+    decided = [(name, holds_exactly(fact)) for name, fact in checks]
+    failed = [name for name, ok in decided if not ok]
     return Evidence(
-        verdict=Verdict.REFUTED if failed else Verdict.PROVED,
-        summary=f"does not hold: {'; '.join(failed)}" if failed else proved,
-        residual={name: ok for name, ok in checks},
+        verdict=_exact_verdict(not failed, scope),
+        summary=f"does not hold: {'; '.join(failed)}" if failed else proved + _scope_note(scope, instance),
+        residual={name: ok for name, ok in decided},
+        expression="; ".join(
+            f"{name}: {sp.sstr(fact) if isinstance(fact, sp.Basic) else getattr(fact, 'how', '')}" for name, fact in checks
+        )[:2000],
         cross_check=cross_check,
         details=dict(details or {}),
+        scope=scope,
+        assumptions=tuple(assumptions),
     )
 
 

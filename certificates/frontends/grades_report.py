@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from certificates.profiles import Candidate, Profiles
-from solvers import grades as gs
+from attncert.certificates.frontends.profiles import Candidate, Profiles
+from attncert.solvers import grades as gs
 
 
 @dataclass(frozen=True)

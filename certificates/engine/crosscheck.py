@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from certificates.model import Context, CrossCheck
-from solvers.backend import Backend, get_backend
+from attncert.certificates.engine.model import Context, CrossCheck
+from attncert.solvers.backend import Backend, get_backend
 
 
 def random_instances(

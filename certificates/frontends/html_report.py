@@ -12,9 +12,10 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from certificates.ledger import LedgerEntry
-from certificates.report import result_json, write_atomically
-from certificates.runner import Result
+from attncert.certificates.engine.ledger import LedgerEntry
+from attncert.certificates.engine.runner import Result
+from attncert.certificates.frontends.common import write_atomically
+from attncert.certificates.frontends.verify_output import result_json
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;margin:2rem;color:#222}
@@ -117,7 +118,7 @@ def grade_figure(path: Path) -> None:
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from certificates.grades_output import TABLE3_ROWS, table3_values
+    from attncert.certificates.frontends.grades_output import TABLE3_ROWS, table3_values
 
     clips = np.linspace(1.0, 6.0, 41)
     fig, ax = plt.subplots(figsize=(5.2, 3.8))
@@ -135,10 +136,10 @@ def write_report(out: Path, results: list[Result], ledger: list[LedgerEntry], me
     out.mkdir(parents=True, exist_ok=True)
     names: list[str] = []
     if figures:
-        from certificates import phase_output
-        from solvers.backend import get_backend
-        from solvers.phase import FIG7, run_sweep, summarise
-        from solvers.score_model import ScoreModel
+        from attncert.certificates.frontends import phase_output
+        from attncert.solvers.backend import get_backend
+        from attncert.solvers.phase import FIG7, run_sweep, summarise
+        from attncert.solvers.score_model import ScoreModel
 
         grade_figure(out / "gllm_gain_vs_clip.png")
         names.append("gllm_gain_vs_clip.png")

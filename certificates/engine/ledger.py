@@ -6,8 +6,8 @@ import tomllib
 from dataclasses import dataclass
 from importlib import resources
 
-from certificates.model import Certificate
-from certificates.registry import PAPERS, all_certificates
+from attncert.certificates.engine.model import Certificate
+from attncert.certificates.engine.registry import PAPERS, all_certificates
 
 
 @dataclass(frozen=True)
@@ -27,20 +27,21 @@ class LedgerEntry:
 
 
 def catalogued_papers() -> list[str]:
-    folder = resources.files("certificates") / "catalog"
+    folder = resources.files("attncert.certificates") / "catalog"
     return [p for p in PAPERS if (folder / f"{p}.toml").is_file()]
 
 
 def load_catalogue(paper: str) -> list[dict]:
-    text = (resources.files("certificates") / "catalog" / f"{paper}.toml").read_text(encoding="utf-8")
+    text = (resources.files("attncert.certificates") / "catalog" / f"{paper}.toml").read_text(encoding="utf-8")
     return tomllib.loads(text)["claim"]
 
 
 def ledger(paper: str | None = None) -> list[LedgerEntry]:
-    certs = all_certificates()
-    entries = []
     papers = catalogued_papers()
-    for p in ([paper] if paper in papers else []) if paper else papers:
+    chosen = ([paper] if paper in papers else []) if paper else papers
+    certs = all_certificates(chosen)
+    entries = []
+    for p in chosen:
         for item in load_catalogue(p):
             covering = tuple(c for c in certs if c.paper == p and item["key"] in c.claim.ledger)
             entries.append(

@@ -7,8 +7,9 @@ import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-from certificates.model import (
+from attncert.certificates.engine.model import (
     PASSING_VERDICTS_BY_METHOD,
+    PROVING_SCOPES,
     Certificate,
     Context,
     Evidence,
@@ -52,13 +53,26 @@ class Result:
 
 
 def _guard(cert: Certificate, evidence: Evidence) -> Evidence:
-    """Enforce the discipline: no PROVED from floats, no PROVED against its own cross-check."""
+    """Enforce the discipline: no PROVED from floats or tables, no PROVED at an instance or without
+    exact evidence (an expression or an interval), no PROVED against its own cross-check."""
     verdict = evidence.verdict
     if verdict in _PASS_KINDS and verdict not in PASSING_VERDICTS_BY_METHOD[cert.method]:
         return replace(
             evidence,
             verdict=Verdict.ERROR,
             summary=f"method {cert.method} cannot yield {verdict}: {evidence.summary}",
+        )
+    if verdict is Verdict.PROVED and evidence.scope not in PROVING_SCOPES:
+        return replace(
+            evidence,
+            verdict=Verdict.ERROR,
+            summary=f"PROVED needs scope general or stated-range, not {evidence.scope}: {evidence.summary}",
+        )
+    if verdict is Verdict.PROVED and evidence.expression is None and evidence.interval is None:
+        return replace(
+            evidence,
+            verdict=Verdict.ERROR,
+            summary=f"PROVED without an exact expression or interval in its evidence: {evidence.summary}",
         )
     cc = evidence.cross_check
     if verdict is Verdict.PROVED and cc is not None and not cc.passed:

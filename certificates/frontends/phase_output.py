@@ -10,10 +10,10 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from certificates.report import to_jsonable, write_atomically
-from solvers.phase import PAPER_STATISTICS, Statistics, Sweep
-from solvers.score_model import ScoreModel
-from solvers.score_quadrature import plateau_quadrature
+from attncert.certificates.frontends.common import to_jsonable, write_atomically
+from attncert.solvers.phase import PAPER_STATISTICS, Statistics, Sweep
+from attncert.solvers.score_model import ScoreModel
+from attncert.solvers.score_quadrature import plateau_quadrature
 
 
 def _fmt(x: float) -> str:
@@ -185,7 +185,7 @@ def figures(out: Path, sweep: Sweep, stats: Statistics, c: float) -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from solvers.phase import freezing_point, log_competitors, mean_field_gamma_c
+    from attncert.solvers.phase import freezing_point, log_competitors, mean_field_gamma_c
 
     p = sweep.protocol
     written: list[Path] = []

@@ -1,5 +1,0 @@
-import sys
-
-from certificates.cli import main
-
-sys.exit(main())

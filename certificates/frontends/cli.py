@@ -1,0 +1,132 @@
+"""The ``attncert`` command line (also ``python -m attncert``).
+
+One module per command (``verify``, ``claims``, ``report``, ``grades``, ``phase``), each with a
+``run(args, console)``; this module only parses, so ``attncert --help`` imports nothing
+numerical. Exit codes: 0 every verdict as expected (and every negative control rejected when
+asked), 1 otherwise, 2 on usage errors (one line, no traceback, nothing written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+
+from attncert.certificates.frontends.common import EXIT_USAGE, Parser, UsageError, writable
+
+# The choices below are spelled out so that parsing imports no numerical module; a test checks
+# each against the tuple it mirrors (registry.PAPERS, backend.BACKENDS, ...).
+PAPERS = ("plga", "gllm", "psa")
+TIERS = ("quick", "full")
+BACKENDS = ("numpy", "torch", "cupy")
+MODES = ("unclipped", "clipped", "regularized", "regularized_clipped")
+VARIANTS = ("t4", "t3t4", "key-only")
+EXECUTORS = ("local", "dask")
+PROTOCOLS = ("fig7", "taxis", "custom")
+DEFAULT_SEED = 20260926  # engine.model.Context().seed
+SIGMA_T_DEFAULT = 2.0  # theory.psa.SIGMA_T_DEFAULT
+
+
+def _int_list(text: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(v) for v in text.split(",") if v.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of integers") from None
+    if not values:
+        raise argparse.ArgumentTypeError("the list is empty")
+    return values
+
+
+def _verify_parser(sub: argparse._SubParsersAction) -> None:
+    verify = sub.add_parser("verify", help="run the certificate suite and report a verdict per claim")
+    verify.add_argument("--paper", choices=PAPERS, help="only this paper's certificates")
+    verify.add_argument("-k", dest="pattern", metavar="PATTERN", help="only ids matching PATTERN (glob or substring)")
+    verify.add_argument("--tag", help="only certificates with this tag")
+    verify.add_argument(
+        "--tier",
+        choices=TIERS,
+        default="quick",
+        help="quick (default): the fast tier, seconds; full: also the full-protocol Monte Carlo certificates",
+    )
+    verify.add_argument("--json", type=writable, metavar="PATH", help="write the JSON report here")
+    verify.add_argument("--markdown", type=writable, metavar="PATH", help="write a Markdown report here")
+    verify.add_argument("--negative-controls", action="store_true", help="also run every mutant; each must be rejected")
+    verify.add_argument("--backend", choices=[*BACKENDS, "auto"], default="numpy", help="array backend (default numpy)")
+    verify.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed for randomized checks")
+    verify.add_argument("--list", action="store_true", help="list the selected certificates and exit")
+
+
+def _claims_parser(sub: argparse._SubParsersAction) -> None:
+    claims = sub.add_parser("claims", help="the claims ledger: every catalogued claim and its status")
+    claims.add_argument("--paper", choices=PAPERS)
+
+
+def _report_parser(sub: argparse._SubParsersAction) -> None:
+    report = sub.add_parser("report", help="write a browsable HTML report (certificates, ledger, figures)")
+    report.add_argument("--out", type=Path, required=True, help="folder for index.html and its figures")
+    report.add_argument("--tier", choices=TIERS, default="quick")
+    report.add_argument("--paper", choices=PAPERS)
+    report.add_argument("--negative-controls", action="store_true", help="also run and record every mutant")
+    report.add_argument("--no-figures", action="store_true", help="skip the figures (no matplotlib needed)")
+    report.add_argument("--seed", type=int, default=DEFAULT_SEED)
+
+
+def _grades_parser(sub: argparse._SubParsersAction) -> None:
+    grades = sub.add_parser("grades", help="solve GLLM grade selection from a profile file and certify gradings")
+    grades.add_argument("profile", nargs="?", type=Path, help="profile file (.json, .toml or .csv)")
+    grades.add_argument("--C", dest="clip", type=float, help="clip C >= 1 (overrides the file; default 2)")
+    grades.add_argument("--mode", choices=MODES, help="selection mode (overrides the file; default clipped)")
+    grades.add_argument("--d-k", dest="grades_d_k", type=float, help="lambda = e^{1/d_k} (overrides the file)")
+    grades.add_argument("--nu-mag", type=float, help="Cor 4 regulariser (modes regularized*)")
+    grades.add_argument("--json", dest="grades_json", type=writable, metavar="PATH", help="write the report as JSON")
+    grades.add_argument("--cross-check", action="store_true", help="also solve with L-BFGS-B and cvxpy and compare")
+    grades.add_argument("--table3", action="store_true", help="regenerate GLLM Table 3 (L = 4, C = 2)")
+
+
+def _phase_parser(sub: argparse._SubParsersAction) -> None:
+    phase = sub.add_parser("phase", help="regenerate the PSA gamma_c phase-transition tables and figures")
+    phase.add_argument("--protocol", choices=PROTOCOLS, default="fig7")
+    phase.add_argument("--engine", choices=["mc", "quad"], default="mc", help="Monte Carlo or quadrature")
+    phase.add_argument("--backend", choices=[*BACKENDS, "auto"], default="numpy", help="array backend for mc")
+    phase.add_argument("--seed", type=int, default=0, help="base seed; replicate seeds are derived from it")
+    phase.add_argument("--out", type=Path, help="write CSV, Markdown and JSON (and PNG with --plot) here")
+    phase.add_argument("--plot", action="store_true", help="also write the Fig. 7 / Fig. 8 panels (needs matplotlib)")
+    phase.add_argument("--d-k", dest="d_ks", type=_int_list, help="custom: d_k values, e.g. 4,8,16")
+    phase.add_argument("--T", dest="Ts", type=_int_list, help="custom: T values, e.g. 10,15,25")
+    phase.add_argument("--gamma-max", type=float, help="top of the gamma grid (default 8)")
+    phase.add_argument("--gamma-points", type=int, help="points of the gamma grid (default 61)")
+    phase.add_argument("--seeds", type=int, help="replicates (default 5)")
+    phase.add_argument("--trials", type=int, help="trials per replicate (default 60000)")
+    phase.add_argument("--sigma-t", type=float, default=SIGMA_T_DEFAULT, help="target noise sigma_t [R?] (default 2)")
+    phase.add_argument("--variant", choices=VARIANTS, default="t4", help="score model variant")
+    phase.add_argument("--c", type=float, help="condensation constant for condensed predictions (default: c-hat)")
+    phase.add_argument("--executor", choices=EXECUTORS, default="local", help="where Monte Carlo replicates run")
+    phase.add_argument(
+        "--scheduler", help="dask scheduler address for --executor dask (e.g. tcp://127.0.0.1:8786); it is trusted"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="attncert", description="Certificate verifier for the PLGA, GLLM and PSA papers.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    for add in (_verify_parser, _claims_parser, _report_parser, _grades_parser, _phase_parser):
+        add(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        from rich.console import Console
+
+        console = Console(width=None if sys.stdout.isatty() else 200)
+        command = importlib.import_module(f"attncert.certificates.frontends.{args.command}")
+        return command.run(args, console)
+    except UsageError as exc:
+        from rich.console import Console
+        from rich.markup import escape
+
+        message = " ".join(str(exc).split())  # one line, even when a path holds a newline
+        Console(stderr=True, soft_wrap=True).print(f"[bold red]attncert: error:[/] {escape(message)}", highlight=False)
+        return EXIT_USAGE
