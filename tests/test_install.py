@@ -1,0 +1,124 @@
+"""A clean first run (issue 9): one import root, a wheel with nothing else at top level, no GPU
+wheels in the test extra, fast and lazy start-up, files that honour the umask."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from attncert.certificates.frontends import cli
+from attncert.certificates.frontends.common import write_atomically
+
+ROOT = Path(__file__).resolve().parents[1]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> zipfile.ZipFile:
+    out = tmp_path_factory.mktemp("wheel")
+    proc = _run(["-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)], ROOT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    (path,) = out.glob("attncert-*.whl")
+    return zipfile.ZipFile(path)
+
+
+def test_wheel_has_one_import_root(wheel):
+    tops = {name.split("/", 1)[0] for name in wheel.namelist()}
+    assert {t for t in tops if not t.endswith(".dist-info")} == {"attncert"}
+    names = set(wheel.namelist())
+    for module in ("attncert/theory/psa.py", "attncert/solvers/grades.py", "attncert/certificates/engine/runner.py"):
+        assert module in names
+
+
+def test_wheel_ships_the_catalogues_and_a_license(wheel):
+    names = wheel.namelist()
+    for paper in ("plga", "gllm", "psa"):
+        assert f"attncert/certificates/catalog/{paper}.toml" in names
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    metadata = next(wheel.read(n).decode() for n in names if n.endswith(".dist-info/METADATA"))
+    assert "License-Expression: MIT" in metadata
+
+
+def test_python_dash_m_attncert_ignores_shadowing_folders(tmp_path):
+    for name in ("theory", "solvers", "certificates"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text("raise ImportError('a shadowing folder was imported')\n")
+    proc = _run(["-m", "attncert", "verify", "--list", "--paper", "gllm"], tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "gllm." in proc.stdout
+
+
+def test_no_generic_top_level_modules_are_importable(tmp_path):
+    proc = _run(["-c", "import theory"], tmp_path)
+    assert proc.returncode != 0 and "No module named 'theory'" in proc.stderr
+
+
+def test_help_imports_nothing_numerical(tmp_path):
+    code = (
+        "import sys\n"
+        "from attncert.certificates.frontends.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "heavy = sorted(m for m in ('numpy', 'scipy', 'sympy', 'cvxpy', 'rich', 'mpmath') if m in sys.modules)\n"
+        "print('HEAVY', heavy)\n"
+    )
+    proc = _run(["-c", code], tmp_path)
+    assert "HEAVY []" in proc.stdout, proc.stdout[-500:] + proc.stderr[-500:]
+
+
+def test_cli_choices_mirror_the_engines():
+    from attncert.certificates.engine.model import Context, Tier
+    from attncert.certificates.engine.registry import PAPERS
+    from attncert.solvers.backend import BACKENDS
+    from attncert.solvers.score_model import VARIANTS
+    from attncert.solvers.sweep import EXECUTORS
+    from attncert.theory.psa import SIGMA_T_DEFAULT
+
+    assert cli.PAPERS == PAPERS
+    assert cli.TIERS == tuple(t.value for t in Tier)
+    assert cli.BACKENDS == BACKENDS
+    assert cli.VARIANTS == VARIANTS
+    assert cli.EXECUTORS == EXECUTORS
+    assert cli.DEFAULT_SEED == Context().seed
+    assert cli.SIGMA_T_DEFAULT == SIGMA_T_DEFAULT
+
+
+def test_test_extra_pulls_no_gpu_wheels():
+    for extra, requirements in PYPROJECT["project"]["optional-dependencies"].items():
+        for req in requirements:
+            name = re.split(r"[\[<>=!~; ]", req, maxsplit=1)[0].lower()
+            assert name not in {"torch", "cupy", "triton", "jax", "jaxlib"} and not name.startswith(("nvidia-", "cupy-")), (
+                f"extra {extra!r} requires {req!r}: on a machine with a CUDA driver that pulls GPU wheels"
+            )
+
+
+def test_output_files_honour_the_umask(tmp_path):
+    old = os.umask(0o022)
+    try:
+        target = tmp_path / "report.json"
+        write_atomically(target, "{}\n")
+        assert target.stat().st_mode & 0o777 == 0o644
+        os.umask(0o077)
+        write_atomically(target, "{}\n")
+        assert target.stat().st_mode & 0o777 == 0o600
+    finally:
+        os.umask(old)
+
+
+def test_no_reference_to_files_the_repository_lacks():
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    for name in tracked:
+        path = ROOT / name
+        if path.suffix in {".py", ".md", ".toml", ".cfg"} or name == ".ci/run":
+            text = path.read_text(encoding="utf-8", errors="replace")
+            assert "DEVELOPERS.md" not in text, f"{name} refers to DEVELOPERS.md, which the repository does not have"
