@@ -122,3 +122,12 @@ def test_no_reference_to_files_the_repository_lacks():
         if path.suffix in {".py", ".md", ".toml", ".cfg"} or name == ".ci/run":
             text = path.read_text(encoding="utf-8", errors="replace")
             assert "DEVELOPERS.md" not in text, f"{name} refers to DEVELOPERS.md, which the repository does not have"
+
+
+def test_readme_examples_write_into_the_ignored_out_folder():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```bash\n(.*?)```", readme, flags=re.S)
+    targets = re.findall(r"--(?:out|json|markdown)\s+(\S+)", "\n".join(blocks))
+    assert targets, "the README shows no command that writes a file"
+    assert all(t.startswith("out/") for t in targets), targets
+    assert "/out/" in (ROOT / ".gitignore").read_text(encoding="utf-8").split()
