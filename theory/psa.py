@@ -330,3 +330,18 @@ def decode_extra_state(d: sp.Expr, layers: sp.Expr, transfer: sp.Expr, streams: 
 def kv_cache_size(d: sp.Expr, layers: sp.Expr, T: sp.Expr) -> sp.Expr:
     """The KV cache: one key and one value of width d per token and layer."""
     return 2 * d * layers * T
+
+
+def chance_level(T: sp.Expr) -> sp.Expr:
+    """1/(T - 1): one target among T - 1 candidate keys (psa.md §1.7; Table 7's 0.0714 at T = 15)."""
+    return 1 / (sp.sympify(T) - 1)
+
+
+def query_only_cap(T: sp.Expr) -> sp.Expr:
+    """Cor 68: query-only accuracy is capped at 1/(T - 2) (0.077 at T = 15)."""
+    return 1 / (sp.sympify(T) - 2)
+
+
+def spearman_rho(squared_rank_differences: int, n: int) -> sp.Expr:
+    """Spearman's rho = 1 - 6 sum d_i^2 / (n (n^2 - 1)) for n untied pairs."""
+    return 1 - sp.Rational(6 * squared_rank_differences, n * (n**2 - 1))

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import sympy as sp
 from scipy.optimize import curve_fit
@@ -390,14 +388,14 @@ def table37(ctx: Context, *, printed_column) -> Evidence:
     ),
     method=Method.TABLE,
     expected=Verdict.REPRODUCED,
-    params={"depth_exponent": R(73, 100)},
-    mutant=Mutant("depth exponent 0.37", {"depth_exponent": R(37, 100)}),
+    params={"depth_exponent": R(73, 100), "T": 15},
+    mutant=Mutant("depth exponent 0.37 and T = 14 pairs read as T", {"depth_exponent": R(37, 100), "T": 14}),
     tags=("printed",),
 )
-def ratios_and_caps(ctx: Context, *, depth_exponent) -> Evidence:
+def ratios_and_caps(ctx: Context, *, depth_exponent, T) -> Evidence:
     rows = [
-        ("cap 1/(T-2)", R(1, 13), "0.077"),
-        ("chance 1/(T-1)", R(1, 14), "0.0714"),
+        ("cap 1/(T-2)", th.query_only_cap(T), "0.077"),
+        ("chance 1/(T-1)", th.chance_level(T), "0.0714"),
         ("Table 20 ratio", R(275, 225), "1.22"),
         ("Table 20 implied r", R(225, 275), "0.818"),
     ]
@@ -421,12 +419,9 @@ def ratios_and_caps(ctx: Context, *, depth_exponent) -> Evidence:
     tags=("fig7", "printed"),
 )
 def spearman_p(ctx: Context, *, n) -> Evidence:
-    from scipy import stats
-
-    # rho = 0.27 printed to 2 decimals; at n = 9 rho = 1 - 6 D / 720 takes the value 0.2667 (D = 88)
-    rho = 1 - 6 * 88 / (9 * 80)
-    t = rho * math.sqrt((n - 2) / (1 - rho**2))
-    p = 2 * stats.t.sf(abs(t), n - 2)
+    # rho = 0.27 printed to 2 decimals; at n = 9 ranks give rho = 1 - 6 D / 720, 0.2667 at D = 88
+    rho = th.spearman_rho(88, 9)
+    p = th.pearson_p_value(rho, n)  # the t approximation, n - 2 degrees of freedom
     return printed([("rho", rho, "0.27"), ("two-sided p", p, "0.49")], what="Spearman test of Fig. 7(c)")
 
 
