@@ -445,7 +445,7 @@ def t3_threshold(ctx: Context, *, dk) -> Evidence:
     ell = sp.Symbol("ell")
     poly = th.t3_restored_crossing(sp.Integer(dk), ell, th.gamma).subs(ell, sp.N(L511, 40))
     root = th.smallest_positive_root(poly)
-    grid = np.linspace(1e-3, 3.0, 30_001)
+    grid = np.linspace(1e-3, 3.0, 3_001)
     f = sp.lambdify(th.gamma, poly, "numpy")(grid)
     paper = within(
         0.0 if root is not None else float(-f.max()),

@@ -270,6 +270,30 @@ def table44(ctx: Context, *, gain) -> Evidence:
 
 
 @certificate(
+    "psa.table52_obs_over_theory",
+    claim=claim(
+        "Table 52 (obs/th)",
+        "obs/th = observed per-band error / 2 sin(theta_m/2), theta_m = 10^{-m/2}: 0.43, 0.13, 0.04, 0.01, 41.27, 13.52",
+        Provenance.VERBATIM,
+        "Table 52",
+    ),
+    method=Method.TABLE,
+    expected=Verdict.REPRODUCED,
+    params={"magnitude": th.coriolis_band_error},
+    mutant=Mutant("theory error 2 sin(theta)", {"magnitude": lambda a: 2 * sp.sin(a)}),
+    tags=("table52", "printed"),
+)
+def table52(ctx: Context, *, magnitude) -> Evidence:
+    rows = [
+        (f"band {m}", lambda obs, m=m: obs / magnitude(th.rope_frequency(m, 16)), (obs,), shown)
+        for m, (obs, shown) in enumerate(data.TABLE52)
+    ]
+    f = data.FIG4
+    rows.append(("Fig. 4 key-only - symmetric (pp)", lambda a, b: 100 * (a - b), (f["key-only"], f["symmetric"]), f["gap pp"]))
+    return from_rounded_inputs(rows, what="Table 52 obs/th and Fig. 4's gap")
+
+
+@certificate(
     "psa.table62_g_sweep_columns",
     claim=claim(
         "Table 62",
