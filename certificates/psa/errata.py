@@ -199,6 +199,7 @@ def table104(ctx: Context, *, definition) -> Evidence:
             (f"{name} L_new - L_rep", lambda a, b: a - b, (t["L_new"][k], t["L_rep"][k]), t["gap"][k])
             for k, name in ((0, "baseline"), (1, "momentum"))
         ]
+        + [(f"Delta {m} (M - B)", lambda a, b: b - a, t[m][:2], t[m][2]) for m in ("L_new", "L_rep", "gap")]
         + [
             (
                 "improvement (L_rep^B - L_rep^M)/L_rep^B %",
