@@ -311,6 +311,8 @@ PARAMETER_COUNTS = (
     ("David (R2, Table 118)", 12, 768, 8192, False, "98"),
     ("A31 model (Table 110)", 12, 768, 8192, True, "91.7"),
     ("A31 model (Table 112)", 12, 768, 8192, True, "91.3"),
+    ("N = 4 decoder (Fig. 3(b), Table 18)", 4, 128, 200, False, "0.842"),
+    ("nano (Fig. 3(a), Table 21; tied assumed)", 1, 64, 64, True, "0.054"),
 )
 
 # Table 52 (v9 C14): observed per-band Coriolis error and obs/th (bands m = 0..5 of d_k = 16).

@@ -719,8 +719,8 @@ def margins(ctx: Context, *, margin) -> Evidence:
     "psa.parameter_counts",
     claim=claim(
         "parameter counts",
-        "12 N d^2 + 2 V d (untied): Goliath 406M/319M, David 163M/98M; 12 N d^2 + V d (tied): 91.7M (Table 110) "
-        "and 91.3M (Table 112)",
+        "12 N d^2 + 2 V d (untied): Goliath 406M/319M, David 163M/98M, the N = 4 decoder ~842k; 12 N d^2 + V d "
+        "(tied): 91.7M (Table 110), 91.3M (Table 112), the nano ~54k",
         Provenance.DERIVED,
         "parameter counts",
     ),
@@ -735,9 +735,10 @@ def parameter_counts(ctx: Context, *, tied_for_91m) -> Evidence:
     for name, layers, width, vocab, tied, shown in data.PARAMETER_COUNTS:
         count = th.transformer_parameters(layers, width, vocab, tied=tied and tied_for_91m)
         rel[name] = abs(count / 1e6 - float(shown)) / float(shown)
+    # the omitted O(N d) terms (biases and LayerNorm, 13 N d + 2 d) reach 1.8% at the nano size
     return within(
         max(rel.values()),
-        tolerance=0.01,
+        tolerance=0.02,
         what="largest relative gap of the leading-order count (no biases, LayerNorm, position embeddings)",
         measured={k: round(v, 5) for k, v in rel.items()},
         details={"note": "not regenerated digit for digit: 404.9M vs 406M, 162.1M vs 163M (psa.md §3.6 says ✓)"},
