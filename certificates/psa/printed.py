@@ -444,7 +444,7 @@ def t3_threshold(ctx: Context, *, dk) -> Evidence:
     L511 = th.competitor_log_count(512)
     ell = sp.Symbol("ell")
     poly = th.t3_restored_crossing(sp.Integer(dk), ell, th.gamma).subs(ell, sp.N(L511, 40))
-    root = th.smallest_positive_root(poly)
+    root = th.smallest_positive_root(th.t3_restored_crossing(sp.Integer(dk), L511, th.gamma))
     grid = np.linspace(1e-3, 3.0, 3_001)
     f = sp.lambdify(th.gamma, poly, "numpy")(grid)
     paper = within(
@@ -455,10 +455,7 @@ def t3_threshold(ctx: Context, *, dk) -> Evidence:
         measured={"smallest_root": None if root is None else float(root), "max_advantage": float(f.max())},
         details={"note": "a real root exists only for d_k >= 31.49 at L = ln 511 (psa.md §1.9)"},
     )
-    roots = {
-        n: th.smallest_positive_root(th.t3_restored_crossing(sp.Integer(n), ell, th.gamma).subs(ell, sp.N(L511, 40)))
-        for n in (31, 32)
-    }
+    roots = {n: th.smallest_positive_root(th.t3_restored_crossing(sp.Integer(n), L511, th.gamma)) for n in (31, 32)}
     correction = within(
         0.0 if roots[31] is None and roots[32] is not None else 1.0,
         tolerance=0.0,
