@@ -362,7 +362,7 @@ def fig53(ctx: Context, *, n) -> Evidence:
     tags=("fig27", "printed"),
 )
 def fig27(ctx: Context, *, points) -> Evidence:
-    from attncert.certificates.psa.printed import power_law_fit
+    from attncert.certificates.psa.printed import power_law_fit  # printed imports this module: a lazy import
 
     fit = power_law_fit(points)
     f = data.FIG27
