@@ -224,3 +224,124 @@ def int8_levels_retained(g: sp.Expr = gamma) -> sp.Expr:
 def extra_state_fraction(d: sp.Expr, layers: sp.Expr, T: sp.Expr) -> sp.Expr:
     """Prop 73 / Table 13: 2 d L_layers extra scalars over a 2 d L_layers T KV cache."""
     return (2 * d * layers) / (2 * d * layers * T)
+
+
+# --- arithmetic of the printed tables (psa.md §3.6, §5) -----------------------------------
+#: a column of exact values read from a printed table
+Values = list[sp.Expr] | tuple[sp.Expr, ...]
+
+
+def sample_mean(xs: Values) -> sp.Expr:
+    """The arithmetic mean (exact for exact values; plain floats stay floats)."""
+    return sum(xs) / len(xs)
+
+
+def variance(xs: Values, ddof: int = 0) -> sp.Expr:
+    """sum (x - mean)^2 / (n - ddof): the population variance at ddof = 0."""
+    m = sample_mean(xs)
+    return sum((x - m) ** 2 for x in xs) / (len(xs) - ddof)
+
+
+def standard_deviation(xs: Values, ddof: int = 0) -> sp.Expr:
+    """sqrt(variance): population s.d. at ddof = 0 (Table 51, erratum 21), sample s.d. at ddof = 1."""
+    return sp.sqrt(variance(xs, ddof))
+
+
+def relative_change(new: sp.Expr, old: sp.Expr) -> sp.Expr:
+    """(new - old) / old: the "+5.3%"-type changes of Tables 92-104 (as a fraction)."""
+    return (new - old) / old
+
+
+def hypothesis_margin(winner_loss: sp.Expr, loser_loss: sp.Expr) -> sp.Expr:
+    """Tables 116, 120: (L_loser - L_winner) / L_loser for "winner beats loser" (negative: it does not)."""
+    return (loser_loss - winner_loss) / loser_loss
+
+
+def student_t_two_sided_p(t: sp.Expr, df: sp.Expr) -> sp.Expr:
+    """Two-sided p of Student's t with ``df`` degrees of freedom: I_{df/(df + t^2)}(df/2, 1/2)."""
+    return sp.betainc_regularized(sp.sympify(df) / 2, sp.Rational(1, 2), 0, df / (df + t**2))
+
+
+def pearson_p_value(r: sp.Expr, n: int) -> sp.Expr:
+    """Two-sided p of a Pearson r from n pairs (t = r sqrt((n - 2)/(1 - r^2)), n - 2 d.o.f.)."""
+    return sp.betainc_regularized(sp.Rational(n - 2, 2), sp.Rational(1, 2), 0, 1 - r**2)
+
+
+def f_test_p_value(f: sp.Expr, df1: int, df2: int) -> sp.Expr:
+    """Upper tail of F(df1, df2) at ``f``: I_{df2/(df2 + df1 f)}(df2/2, df1/2) (Table 89)."""
+    return sp.betainc_regularized(sp.Rational(df2, 2), sp.Rational(df1, 2), 0, df2 / (df2 + df1 * f))
+
+
+def pooled_t_statistic(a: Values, b: Values) -> sp.Expr:
+    """Student's two-sample t with pooled variance, mean(a) - mean(b) over its standard error (Table 84)."""
+    na, nb = len(a), len(b)
+    ss = (na - 1) * variance(a, 1) + (nb - 1) * variance(b, 1)
+    pooled = ss / (na + nb - 2)
+    return (sample_mean(a) - sample_mean(b)) / sp.sqrt(pooled * (na + nb) / (na * nb))
+
+
+def welch_t_statistic(a: Values, b: Values) -> sp.Expr:
+    """Welch's t (unpooled variances): the alternative Table 84 did not use."""
+    va, vb = variance(a, 1), variance(b, 1)
+    return (sample_mean(a) - sample_mean(b)) / sp.sqrt(va / len(a) + vb / len(b))
+
+
+def task_difficulty(chain: sp.Expr, vocab: sp.Expr) -> sp.Expr:
+    """Table 85 [R?]: d(l, V) = sqrt(ln(l + 1) ln V / (ln 25 ln 512)); 1 at (l, V) = (24, 512)."""
+    return sp.sqrt(sp.log(chain + 1) * sp.log(vocab) / (sp.log(25) * sp.log(512)))
+
+
+def log_spaced_angles(lo: sp.Expr, hi: sp.Expr, count: int) -> list[sp.Expr]:
+    """``count`` log-spaced points lo (hi/lo)^{k/(count-1)} (Table 61: 20 points on [0.02, pi])."""
+    return [lo * (hi / lo) ** sp.Rational(k, count - 1) for k in range(count)]
+
+
+def bandpass_band(center: sp.Expr, width: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """The bandpass RoPE family of width b: frequencies in [theta (1 - b), theta (1 + b)] (Table 64)."""
+    return center * (1 - width), center * (1 + width)
+
+
+def transformer_parameters(layers: int, width: int, vocab: int, *, tied: bool) -> int:
+    """Leading-order parameter count 12 N d^2 + V d (tied) or + 2 V d (untied embeddings);
+    biases, LayerNorm and position embeddings are left out (psa.md §3.6)."""
+    return 12 * layers * width**2 + (1 if tied else 2) * vocab * width
+
+
+def step_ratio_limit(rho: sp.Expr = 0) -> sp.Expr:
+    """sqrt(E|q_t - q_{t-1}|^2 / E|q_t|^2) = sqrt(2 (1 - rho)) for a stationary isotropic stream
+    with lag-one correlation rho: sqrt 2 for i.i.d. tokens (Table 31 at gamma = 0, psa.md §2.2)."""
+    var, cov = sp.Symbol("sigma2", positive=True), sp.Symbol("c", real=True)
+    step = (var + var - 2 * cov) / var  # E|a - b|^2 = E|a|^2 + E|b|^2 - 2 E a.b, per coordinate
+    return sp.sqrt(sp.simplify(step.subs(cov, rho * var)))
+
+
+def fir_memory(transfer: sp.Expr, zz: sp.Expr = z) -> int:
+    """The number of past inputs a causal FIR H(z) (a polynomial in z^{-1}) reads: its degree in z^{-1}."""
+    w = sp.Symbol("w")
+    return int(sp.degree(sp.expand(transfer.subs(zz, 1 / w)), w))
+
+
+def decode_extra_state(d: sp.Expr, layers: sp.Expr, transfer: sp.Expr, streams: int = 2) -> sp.Expr:
+    """Prop 73: persistent state beyond the KV cache when ``streams`` streams (q and k) go through the FIR
+    ``transfer``: each keeps its last ``fir_memory`` raw vectors of width d, per layer."""
+    return streams * fir_memory(transfer) * d * layers
+
+
+def kv_cache_size(d: sp.Expr, layers: sp.Expr, T: sp.Expr) -> sp.Expr:
+    """The KV cache: one key and one value of width d per token and layer."""
+    return 2 * d * layers * T
+
+
+def chance_level(T: sp.Expr) -> sp.Expr:
+    """1/(T - 1): one target among T - 1 candidate keys (psa.md §1.7; Table 7's 0.0714 at T = 15)."""
+    return 1 / (sp.sympify(T) - 1)
+
+
+def query_only_cap(T: sp.Expr) -> sp.Expr:
+    """Cor 68: query-only accuracy is capped at 1/(T - 2) (0.077 at T = 15)."""
+    return 1 / (sp.sympify(T) - 2)
+
+
+def spearman_rho(squared_rank_differences: int, n: int) -> sp.Expr:
+    """Spearman's rho = 1 - 6 sum d_i^2 / (n (n^2 - 1)) for n untied pairs."""
+    return 1 - sp.Rational(6 * squared_rank_differences, n * (n**2 - 1))
