@@ -286,6 +286,14 @@ def lower_all_pass(ctx: Context, *, operator) -> Evidence:
     )
 
 
+def _pythagorean_reduce(expr: sp.Expr, angles: tuple[sp.Symbol, ...]) -> sp.Expr:
+    """Expand a trigonometric polynomial in ``angles`` and reduce it with sin^2 = 1 - cos^2 (exact)."""
+    reduced = sp.expand(sp.expand_trig(expr))
+    for a in angles:
+        reduced = sp.expand(reduced.subs(sp.sin(a) ** 2, 1 - sp.cos(a) ** 2))
+    return reduced
+
+
 @certificate(
     "psa.pre_rope_shear_coriolis_error",
     claim=claim(
@@ -302,22 +310,28 @@ def lower_all_pass(ctx: Context, *, operator) -> Evidence:
     tags=("cor41",),
 )
 def coriolis(ctx: Context, *, magnitude) -> Evidence:
-    t = sp.Symbol("t", integer=True)
+    # R_{t-1} = R(alpha), R_t = R(alpha + theta): alpha = (t - 1) theta is free, so every t is covered
+    alpha, phi = sp.symbols("alpha phi", real=True)
     gam = sp.Symbol("gamma", nonnegative=True)
     q_t, q_prev = (sp.Matrix(sp.symbols(f"{name}0:2", real=True)) for name in ("q", "r"))
     rot = th.rotation2
-    pre = rot(t * theta) * th.sheared(q_t, q_prev, gam)
-    post = th.sheared(rot(t * theta) * q_t, rot((t - 1) * theta) * q_prev, gam)
+    pre = rot(alpha + theta) * th.sheared(q_t, q_prev, gam)
+    post = th.sheared(rot(alpha + theta) * q_t, rot(alpha) * q_prev, gam)
     diff = pre - post
-    claimed_diff = gam * (rot((t - 1) * theta) - rot(t * theta)) * q_prev
-    norm2 = sp.trigsimp(sp.expand((diff.T * diff)[0, 0]))
+    claimed_diff = gam * (rot(alpha) - rot(alpha + theta)) * q_prev
+    norm2 = (diff.T * diff)[0, 0]
+    q_norm2 = (q_prev.T * q_prev)[0, 0]
     negative_on_band = sp.solveset(magnitude(theta) < 0, theta, sp.Interval(0, 2 * sp.pi))
     return all_exact(
         [
-            ("pre - post = gamma (R_{t-1} - R_t) q_{t-1}", sp.expand(diff - claimed_diff).applyfunc(sp.simplify)),
+            ("pre - post = gamma (R_{t-1} - R_t) q_{t-1}", sp.expand(diff - claimed_diff)),
             (
-                "|pre - post|^2 = gamma^2 magnitude^2 |q_{t-1}|^2",
-                sp.expand_trig(norm2 - gam**2 * magnitude(theta) ** 2 * (q_prev.T * q_prev)[0, 0]),
+                "|pre - post|^2 = gamma^2 (2 - 2 cos theta) |q_{t-1}|^2",
+                _pythagorean_reduce(norm2 - gam**2 * (2 - 2 * sp.cos(theta)) * q_norm2, (alpha, theta)),
+            ),
+            (
+                "magnitude(theta)^2 = 2 - 2 cos theta (theta = 2 phi)",
+                _pythagorean_reduce(magnitude(2 * phi) ** 2 - 2 + 2 * sp.cos(2 * phi), (phi,)),
             ),
             # the norm is the non-negative square root: the magnitude must itself be >= 0 on [0, 2 pi]
             ("magnitude >= 0 on 0 <= theta <= 2 pi", sp.Eq(negative_on_band, sp.S.EmptySet)),
@@ -325,7 +339,8 @@ def coriolis(ctx: Context, *, magnitude) -> Evidence:
         proved="difference gamma (R_{t-1} - R_t) q_{t-1}, of norm 2 gamma sin(theta/2) |q_{t-1}| (>= 0 on [0, 2 pi])",
         scope=Scope.GENERAL,
         assumptions=(
-            "one RoPE band (RoPE acts band-wise by 2x2 rotations); t, theta, gamma >= 0 and q in R^2 symbolic",
+            "one RoPE band (RoPE acts band-wise by 2x2 rotations); angles (t - 1) theta and theta, gamma >= 0 and "
+            "q in R^2 symbolic",
             "0 <= theta <= 2 pi",
         ),
         details={"theta_where_magnitude_negative": sp.sstr(negative_on_band)},
