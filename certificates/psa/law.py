@@ -4,6 +4,7 @@ printed values of the law (psa.md §1.7-§1.11, §2.1, §3.4-§3.5)."""
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import sympy as sp
 
@@ -281,6 +282,62 @@ def crossover_step(ctx: Context, *, freezing) -> Evidence:
         scope=Scope.GENERAL,
         assumptions=("L > 0, c > 0 symbolic",),
         details={"c_for_continuity": sp.sstr(continuous_iff)},
+    )
+
+
+@dataclass(frozen=True)
+class _Z3Decision:
+    """An exact decision by z3 over the reals (nonlinear real arithmetic is decidable)."""
+
+    holds: bool
+    how: str
+
+
+def _scaling_preserves_order() -> _Z3Decision:
+    """z3: for all reals x, y and every lambda > 0, x > y iff lambda x > lambda y."""
+    import z3
+
+    x, y, lam = z3.Reals("x y lam")
+    solver = z3.Solver()
+    solver.add(lam > 0, z3.Not((x > y) == (lam * x > lam * y)))
+    verdict = solver.check()
+    return _Z3Decision(holds=verdict == z3.unsat, how=f"z3 {z3.get_version_string()}: counterexample search is {verdict}")
+
+
+@certificate(
+    "psa.argmax_invariance_is_exact",
+    claim=claim(
+        "Thm 64 (1)",
+        "every score of G is gamma^2 times a gamma-free random variable (target mean a(gamma)/gamma^2 = sqrt(d_k), "
+        "target noise s.d. sigma_t gamma^2, distractor scale 2 gamma^2), and scaling by gamma^2 > 0 preserves every "
+        "comparison, so the argmax of G is the same for every gamma > 0 (exact; the Monte Carlo check is "
+        "psa.argmax_is_gamma_invariant)",
+        Provenance.RECONSTRUCTED,
+        "Thm 64 (1)",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"target_mean": th.target_mean},
+    mutant=Mutant(
+        "the T3-restored target mean gamma (1 + gamma) sqrt(d_k) (a T3 channel linear in gamma)",
+        {"target_mean": lambda dk, gg: gg * (1 + gg) * sp.sqrt(dk)},
+    ),
+    tags=("thm64",),
+)
+def argmax_exact(ctx: Context, *, target_mean) -> Evidence:
+    gp = sp.Symbol("gamma_pos", positive=True)
+    noise_sd = sp.sqrt(2 * (th.target_noise_log_mgf(d, gp, th.sigma_t) + th.target_mean(d, gp)))  # from its log-MGF
+    return all_exact(
+        [
+            ("target mean / gamma^2 is gamma-free", sp.diff(target_mean(d, gp) / gp**2, gp)),
+            ("target noise s.d. / gamma^2 is gamma-free", sp.diff(noise_sd / gp**2, gp)),
+            ("distractor scale / gamma^2 is gamma-free", sp.diff(th.DISTRACTOR_SCALE * gp**2 / gp**2, gp)),
+            ("lambda > 0: x > y iff lambda x > lambda y", _scaling_preserves_order()),
+        ],
+        proved="s(gamma) = gamma^2 s(1) for every draw, and a positive scaling keeps every comparison: the argmax is "
+        "gamma-invariant on gamma > 0",
+        scope=Scope.GENERAL,
+        assumptions=("gamma > 0, d_k > 0, sigma_t >= 0 symbolic; the T4 score model of psa.md §1.7",),
     )
 
 

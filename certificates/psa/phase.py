@@ -83,7 +83,9 @@ def _mean_field_fit(stats: Statistics, *, factor: float) -> tuple[float, float]:
         "C8; Thm 64 (3)",
         "the mean-field gamma_c law predicts the Monte Carlo gamma_c of G on the mean-field points with no fitted "
         "parameter (quick tier: 9 points x 2 seeds x 10,000 trials; tolerance r >= 0.98 and median relative "
-        "error <= 5%)",
+        "error <= 5%). Measured, not proved: the identification of the score model's gamma_c (midpoint between "
+        "chance and plateau) with the law is a Monte Carlo statement; what is proved is the annealed bound "
+        "(psa.annealed_bound_on_target_mass) and the algebra of both branches",
         Provenance.DERIVED,
         "C8",
     ),
