@@ -31,6 +31,8 @@ GENERAL = [
     "psa.crossover_step_is_the_factor_c",
     "psa.condensed_branch_is_flat_in_dk",
     "psa.shear_is_applied_once_and_composes_exactly",
+    "psa.argmax_invariance_is_exact",
+    "psa.pre_rope_shear_coriolis_error",
 ]
 
 
