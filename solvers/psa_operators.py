@@ -118,12 +118,13 @@ def induction_task(seed: int, *, batch: int, T: int, vocab: int) -> tuple[Any, A
     return tokens, p
 
 
-def bilinear_induction_scores(backend: Backend, x: Any, head: Any, gamma_k: float) -> Any:
+def bilinear_induction_scores(backend: Backend, x: Any, head: Any, gamma_k: float, gamma_q: float = 0.0) -> Any:
     """One-layer bilinear scores of the query (last token) against the T - 1 earlier keys,
-    s_j = e(x_{T-1})^T W k~_j with k~ the key-side shear of order (0, 1) (``gamma_k`` = 0 gives the
-    plain (0, 0) score of Prop 1). ``x``: embedded sequences (batch, T, d). Shape (batch, T - 1)."""
+    s_j = q~^T W k~_j with the query-side shear q~ = (1 + gamma_q) x_{T-1} - gamma_q x_{T-2} and the key-side
+    shear k~_j of order (0, 1): ``gamma_q = gamma_k = 0`` is the plain (0, 0) score of Prop 1, ``gamma_k = 0``
+    the query-only operator of Cor 68. ``x``: embedded sequences (batch, T, d). Shape (batch, T - 1)."""
     xp = backend.xp
-    query = x[:, -1, :] @ head  # (batch, d)
-    raw = (x[:, :-1, :] @ query[:, :, None])[:, :, 0]  # s_j = q^T k_j, (batch, T - 1)
+    query = (x[:, -1, :] + gamma_q * (x[:, -1, :] - x[:, -2, :])) @ head  # (batch, d)
+    raw = (x[:, :-1, :] @ query[:, :, None])[:, :, 0]  # s_j = q~^T W k_j, (batch, T - 1)
     previous = xp.concat([raw[:, :1], raw[:, :-1]], axis=1)  # p_0 = 0 (psa.md §1.1)
-    return raw + gamma_k * (raw - previous)  # the score is linear in the key: q^T k~_j = (1 + g) s_j - g s_{j-1}
+    return raw + gamma_k * (raw - previous)  # the score is linear in the key: q~^T W k~_j = (1 + g) s_j - g s_{j-1}

@@ -69,3 +69,50 @@ def bilinear_fails_induction(ctx: Context, *, gamma_k) -> Evidence:
         reference={"cap": cap, "chance": chance},
         details={"previous_token_argmax_identity": previous_token, "task": PROP1_TASK, "provenance": "reconstructed task"},
     )
+
+
+@certificate(
+    "psa.query_only_shear_is_capped_at_one_over_T_minus_2",
+    claim=claim(
+        "Cor 68",
+        "the query-only operator (1, 0) still has key-side order 0, so its induction accuracy is capped at 1/(T-2) "
+        "(1/13 = 0.077 at T = 15) and the cap is attained: on the reconstructed synthetic task (as for Prop 1) the "
+        "largest accuracy over gamma_q in {0.5, 2} and the heads +-I and 2 random Gaussian heads is within 4 s.e. "
+        "of 1/(T-2), never above it",
+        Provenance.RECONSTRUCTED,
+        "Cor 68",
+    ),
+    method=Method.MONTE_CARLO,
+    expected=Verdict.VERIFIED,
+    params={"gamma_k": 0.0},
+    mutant=Mutant("a key-side tap as well (the symmetric operator, gamma_k = gamma_q)", {"gamma_k": None}),
+    tags=("cor68", "induction"),
+)
+def query_only_cap(ctx: Context, *, gamma_k) -> Evidence:
+    backend = get_backend(ctx.backend)
+    xp = backend.xp
+    batch, T, vocab, d = (PROP1_TASK[k] for k in ("batch", "T", "vocab", "d"))
+    rng = np.random.Generator(np.random.PCG64(ctx.seed + 1))
+    embeddings = rng.standard_normal((vocab, d)) / math.sqrt(d)
+    tokens, p = ops.induction_task(ctx.seed + 1, batch=batch, T=T, vocab=vocab)
+    x = backend.asarray(embeddings[tokens])
+    heads = {"identity": np.eye(d), "negative identity": -np.eye(d)}
+    heads |= {f"random {i}": rng.standard_normal((d, d)) for i in range(2)}
+    accuracy = {}
+    for gamma_q in (0.5, 2.0):
+        key_gamma = gamma_q if gamma_k is None else gamma_k
+        for name, head in heads.items():
+            scores = ops.bilinear_induction_scores(backend, x, backend.asarray(head), key_gamma, gamma_q)
+            winner = backend.to_numpy(xp.argmax(scores, axis=1))
+            accuracy[f"{name}, gamma_q = {gamma_q}"] = float(np.mean(winner == p + 1))
+    cap = 1 / (T - 2)
+    se = math.sqrt(cap * (1 - cap) / batch)
+    best = max(accuracy.values())
+    return within(
+        abs(best - cap) / se,
+        tolerance=4.0,
+        what=f"|max accuracy {best:.4f} - cap 1/(T-2) = {cap:.4f}| / s.e.",
+        measured=accuracy,
+        reference=cap,
+        details={"task": PROP1_TASK, "provenance": "reconstructed task"},
+    )
