@@ -97,3 +97,34 @@ def incremental_decode(
         outputs.append(_softmax_rows(backend, scores[None, :])[0] @ xp.stack(values))
         q_prev, k_prev = qt, kt
     return xp.stack(outputs)
+
+
+def induction_task(seed: int, *, batch: int, T: int, vocab: int) -> tuple[Any, Any]:
+    """Synthetic induction sequences for Prop 1 [R?: reconstructed, the paper's task generator is not
+    in the dump]: T tokens from a vocabulary of ``vocab``; the last token (the query A) occurs exactly
+    once earlier, at a uniform position p in [0, T - 3]; the target is p + 1, the token after A's earlier
+    occurrence. Every other token is uniform over the vocabulary without A. Returns (tokens, p),
+    numpy arrays of shapes (batch, T) and (batch,)."""
+    import numpy as np
+
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, T, vocab])))
+    query = rng.integers(0, vocab, size=batch)
+    others = rng.integers(0, vocab - 1, size=(batch, T))
+    tokens = others + (others >= query[:, None])  # uniform over the vocabulary without A
+    p = rng.integers(0, T - 2, size=batch)
+    rows = np.arange(batch)
+    tokens[rows, p] = query
+    tokens[:, -1] = query
+    return tokens, p
+
+
+def bilinear_induction_scores(backend: Backend, x: Any, head: Any, gamma_k: float, gamma_q: float = 0.0) -> Any:
+    """One-layer bilinear scores of the query (last token) against the T - 1 earlier keys,
+    s_j = q~^T W k~_j with the query-side shear q~ = (1 + gamma_q) x_{T-1} - gamma_q x_{T-2} and the key-side
+    shear k~_j of order (0, 1): ``gamma_q = gamma_k = 0`` is the plain (0, 0) score of Prop 1, ``gamma_k = 0``
+    the query-only operator of Cor 68. ``x``: embedded sequences (batch, T, d). Shape (batch, T - 1)."""
+    xp = backend.xp
+    query = (x[:, -1, :] + gamma_q * (x[:, -1, :] - x[:, -2, :])) @ head  # (batch, d)
+    raw = (x[:, :-1, :] @ query[:, :, None])[:, :, 0]  # s_j = q~^T W k_j, (batch, T - 1)
+    previous = xp.concat([raw[:, :1], raw[:, :-1]], axis=1)  # p_0 = 0 (psa.md §1.1)
+    return raw + gamma_k * (raw - previous)  # the score is linear in the key: q~^T W k~_j = (1 + g) s_j - g s_{j-1}

@@ -14,6 +14,7 @@ import sympy as sp
 gamma, gamma_q, gamma_k, eps = sp.symbols("gamma gamma_q gamma_k epsilon", real=True)
 d_k, L = sp.symbols("d_k L", positive=True)
 u = sp.symbols("u", real=True)  # u = gamma**2
+sigma_t = sp.Symbol("sigma_t", nonnegative=True)  # target noise of the score model
 c_cond = sp.Symbol("c", positive=True)  # the calibrated condensation constant
 omega, theta, h = sp.symbols("omega theta h", real=True)
 z = sp.symbols("z")
@@ -33,56 +34,170 @@ def competitor_log_count(T: int | sp.Expr) -> sp.Expr:
 
 
 # --- phase-space operators (psa.md §1.2) ------------------------------------------------
-def _blocks(a: sp.Expr, b: sp.Expr, c: sp.Expr, e: sp.Expr, n: int) -> sp.Matrix:
-    eye = sp.eye(n)
-    return sp.Matrix(sp.BlockMatrix([[a * eye, b * eye], [c * eye, e * eye]]))
+#: the symbolic head width: operators built with ``n = dim`` hold for every n (Identity(n) blocks).
+dim = sp.Symbol("n", integer=True, positive=True)
+Dimension = int | sp.Symbol
 
 
-def symplectic_form(n: int = 1) -> sp.Matrix:
+def block2(a: sp.Expr, b: sp.Expr, c: sp.Expr, e: sp.Expr, n: Dimension = 1) -> sp.Matrix | sp.BlockMatrix:
+    """[[aI, bI], [cI, eI]] = kron([[a, b], [c, e]], I_n): an explicit matrix for an integer n, a
+    block matrix over ``Identity(n)`` for a symbolic n (then the identity holds for every n)."""
+    if isinstance(n, int):
+        eye = sp.eye(n)
+        return sp.Matrix(sp.BlockMatrix([[a * eye, b * eye], [c * eye, e * eye]]))
+    eye = sp.Identity(n)
+    return sp.BlockMatrix([[a * eye, b * eye], [c * eye, e * eye]])
+
+
+def block_diagonal(first, second, n: Dimension = 1):
+    """first (+) second for two 2n x 2n operators (explicit, or 2x2 blocks over Identity(n))."""
+    if isinstance(n, int):
+        return sp.diag(first, second)
+    z = sp.ZeroMatrix(n, n)
+    a, b = first.blocks, second.blocks
+    return sp.BlockMatrix(
+        [
+            [a[0, 0], a[0, 1], z, z],
+            [a[1, 0], a[1, 1], z, z],
+            [z, z, b[0, 0], b[0, 1]],
+            [z, z, b[1, 0], b[1, 1]],
+        ]
+    )
+
+
+def identity_coefficients(expr: sp.MatrixExpr) -> sp.Matrix:
+    """Kronecker lift lemma: the scalar matrix C with ``expr = kron(C, I_n)``.
+
+    ``expr`` is built from block matrices whose blocks are scalar multiples of ``Identity(n)``
+    (products, sums, transposes, powers). These blocks form a commutative algebra isomorphic to
+    the scalars (c I_n -> c is a ring isomorphism for n >= 1), and ``block_collapse`` carries out
+    the block algebra for symbolic n; so an identity between such operators holds for every n iff
+    the returned coefficient matrix identity holds. Anything outside that algebra (a
+    ``MatrixSymbol`` block, say) raises ``ValueError``.
+    """
+    collapsed = sp.block_collapse(expr)
+    blocks = collapsed.blocks if isinstance(collapsed, sp.BlockMatrix) else sp.Matrix([[collapsed]])
+    return blocks.applyfunc(_identity_coefficient)
+
+
+def _identity_coefficient(block: sp.Basic) -> sp.Expr:
+    if isinstance(block, sp.ZeroMatrix) or block == 0:
+        return sp.Integer(0)
+    if isinstance(block, sp.Identity):
+        return sp.Integer(1)
+    if isinstance(block, sp.MatAdd):
+        return sp.Add(*(_identity_coefficient(arg) for arg in block.args))
+    if isinstance(block, sp.MatMul):
+        return sp.Mul(*(arg if not isinstance(arg, sp.MatrixExpr) else _identity_coefficient(arg) for arg in block.args))
+    if isinstance(block, sp.MatPow):
+        return _identity_coefficient(block.base) ** block.exp
+    if isinstance(block, sp.Transpose):
+        return _identity_coefficient(block.arg)
+    raise ValueError(f"block {block} is not a scalar multiple of the identity")
+
+
+def scalar_part(expr: sp.MatrixExpr) -> sp.Expr:
+    """A 1 x 1 matrix expression (inner products of vectors in R^n, n symbolic) as a scalar:
+    its expanded (0, 0) entry, with every sum over the symbolic dimension written with one
+    common index so that equal sums cancel."""
+    expanded = sp.expand(expr)
+    if expanded == 0 or isinstance(expanded, sp.ZeroMatrix):
+        return sp.Integer(0)
+    entry = expanded[0, 0]
+    index = sp.Symbol("i_n", integer=True)
+    unified = entry.replace(lambda e: isinstance(e, sp.Sum), lambda s: s.xreplace({s.variables[0]: index}))
+    return sp.expand(unified)
+
+
+def block_entries(expr: sp.MatrixExpr) -> sp.Matrix:
+    """The generic entry (i, j) of each block of a block-matrix expression with ``MatrixSymbol``
+    blocks (n symbolic): a scalar matrix that vanishes iff every block vanishes."""
+    i, j = sp.symbols("i j", integer=True)
+    collapsed = sp.block_collapse(expr)
+    blocks = collapsed.blocks if isinstance(collapsed, sp.BlockMatrix) else sp.Matrix([[collapsed]])
+
+    def entry(block: sp.Basic) -> sp.Expr:
+        block = sp.expand(block)
+        return sp.Integer(0) if (block == 0 or isinstance(block, sp.ZeroMatrix)) else sp.expand(block[i, j])
+
+    return blocks.applyfunc(entry)
+
+
+def symplectic_form(n: Dimension = 1):
     """J = [[0, I], [-I, 0]] on R^{2n}."""
-    return _blocks(0, 1, -1, 0, n)
+    return block2(0, 1, -1, 0, n)
 
 
-def upper_shear(g: sp.Expr = gamma, n: int = 1) -> sp.Matrix:
+def upper_shear(g: sp.Expr = gamma, n: Dimension = 1):
     """M_gamma : (q, p) -> (q + gamma p, p) = [[I, gamma I], [0, I]]."""
-    return _blocks(1, g, 0, 1, n)
+    return block2(1, g, 0, 1, n)
 
 
-def lower_shear(g: sp.Expr = gamma, n: int = 1) -> sp.Matrix:
+def lower_shear(g: sp.Expr = gamma, n: Dimension = 1):
     """M^l_gamma : (q, p) -> (q, p + gamma q) = [[I, 0], [gamma I, I]] (Prop 20)."""
-    return _blocks(1, 0, g, 1, n)
+    return block2(1, 0, g, 1, n)
 
 
-def phase_rotation(phi: sp.Expr, n: int = 1) -> sp.Matrix:
+def phase_rotation(phi: sp.Expr, n: Dimension = 1):
     """The "RoPE reuse" family [[cI, sI], [-sI, cI]] of Table 2."""
-    return _blocks(sp.cos(phi), sp.sin(phi), -sp.sin(phi), sp.cos(phi), n)
+    return block2(sp.cos(phi), sp.sin(phi), -sp.sin(phi), sp.cos(phi), n)
 
 
-def hamiltonian_vector_field(n: int = 1) -> sp.Matrix:
+def hamiltonian_vector_field(n: Dimension = 1):
     """X_H = J grad H for H = |p|^2 / 2, as a linear map: [[0, I], [0, 0]] (Lemma 4)."""
-    return _blocks(0, 1, 0, 0, n)
+    return block2(0, 1, 0, 0, n)
 
 
-def position_projection(n: int = 1) -> sp.Matrix:
+def identity_operator(n: Dimension = 1):
+    """The identity on R^{2n}, in the same representation as the operators above."""
+    return block2(1, 0, 0, 1, n)
+
+
+def position_projection(n: Dimension = 1):
     """Pi = [I 0]: the position part of a phase-space state."""
-    return sp.Matrix(sp.BlockMatrix([[sp.eye(n), sp.zeros(n)]]))
+    if isinstance(n, int):
+        return sp.Matrix(sp.BlockMatrix([[sp.eye(n), sp.zeros(n)]]))
+    return sp.BlockMatrix([[sp.Identity(n), sp.ZeroMatrix(n, n)]])
 
 
-def joint_shear(gq: sp.Expr = gamma_q, gk: sp.Expr = gamma_k, n: int = 1) -> sp.Matrix:
+def joint_shear(gq: sp.Expr = gamma_q, gk: sp.Expr = gamma_k, n: Dimension = 1):
     """M_{gamma_q} (+) M_{gamma_k} on the joint space (q, p_q, k, p_k) (Prop 36)."""
-    return sp.diag(upper_shear(gq, n), upper_shear(gk, n))
+    return block_diagonal(upper_shear(gq, n), upper_shear(gk, n), n)
 
 
-def kinetic_energy(state: sp.Matrix, n: int) -> sp.Expr:
-    """H(q, p) = |p|^2 / 2 for a stacked state (q, p) in R^{2n}."""
-    p = state[n:, :]
-    return (p.T * p)[0, 0] / 2
+def symplectic_defect(m, n: Dimension = 1, blocks: int = 1):
+    """M^T J M - J, with J = J (+) ... (+) J (``blocks`` copies) on R^{2n * blocks}."""
+    j = symplectic_form(n)
+    for _ in range(blocks - 1):
+        j = block_diagonal(j, symplectic_form(n), n)
+    return m.T * j * m - j
 
 
-def score_form(gq: sp.Expr, gk: sp.Expr, n: int = 1) -> sp.Matrix:
+def phase_state(name: str = "", n: Dimension = dim) -> tuple[sp.MatrixSymbol, sp.MatrixSymbol, sp.BlockMatrix]:
+    """(q, p, z = (q; p)) with q, p vectors in R^n."""
+    q, p = sp.MatrixSymbol(f"q{name}", n, 1), sp.MatrixSymbol(f"p{name}", n, 1)
+    return q, p, sp.BlockMatrix([[q], [p]])
+
+
+def momentum_of(image: sp.MatrixExpr) -> sp.MatrixExpr:
+    """The momentum block of an image M z of a phase state (second block row)."""
+    return sp.block_collapse(image).blocks[1, 0]
+
+
+def kinetic_energy(p: sp.MatrixExpr) -> sp.Expr:
+    """H(q, p) = |p|^2 / 2 (Thm 38 (ii)), as a scalar; ``p`` a column vector."""
+    return scalar_part(p.T * p) / 2
+
+
+def score_form(gq: sp.Expr, gk: sp.Expr, n: Dimension = 1):
     """B = (Pi M_{gq})^T (Pi M_{gk}): the score as a bilinear form on phase space (C9)."""
     pi = position_projection(n)
     return (pi * upper_shear(gq, n)).T * (pi * upper_shear(gk, n))
+
+
+def shear_power(g: sp.Expr, steps: int | sp.Symbol, n: Dimension = 1):
+    """M_gamma^N = M_{N gamma}: the shears form a one-parameter group (Eq. 36; X_H^2 = 0)."""
+    return upper_shear(steps * g, n)
 
 
 # --- streams and scores (psa.md §1.3-§1.4) ----------------------------------------------
@@ -92,12 +207,13 @@ def sheared(x_t: sp.Matrix, x_prev: sp.Matrix, g: sp.Expr) -> sp.Matrix:
 
 
 def four_term_score(q, p_q, k, p_k, gq: sp.Expr, gk: sp.Expr) -> dict[str, sp.Expr]:
-    """The four channels T1..T4 of Thm 11 / Eq. 70 (column vectors in, scalars out)."""
+    """The four channels T1..T4 of Thm 11 / Eq. 70 (column vectors in, explicit or
+    ``MatrixSymbol`` of symbolic length; scalars out)."""
     return {
-        "T1": (q.T * k)[0, 0],
-        "T2": gq * (p_q.T * k)[0, 0],
-        "T3": gk * (q.T * p_k)[0, 0],
-        "T4": gq * gk * (p_q.T * p_k)[0, 0],
+        "T1": scalar_part(q.T * k),
+        "T2": gq * scalar_part(p_q.T * k),
+        "T3": gk * scalar_part(q.T * p_k),
+        "T4": gq * gk * scalar_part(p_q.T * p_k),
     }
 
 
@@ -166,6 +282,39 @@ def gamma_c_squared_mean_field(dk: sp.Expr = d_k, LL: sp.Expr = L) -> sp.Expr:
 def second_root_squared(dk: sp.Expr = d_k, LL: sp.Expr = L) -> sp.Expr:
     """gamma_+^2 = (sqrt(d_k) + sqrt(d_k - 8L)) / 4 (Rem 65)."""
     return (sp.sqrt(dk) + sp.sqrt(dk - crossover_dk(LL))) / 4
+
+
+def target_noise_log_mgf(dk: sp.Expr = d_k, g: sp.Expr = gamma, s_t: sp.Expr = None) -> sp.Expr:
+    """ln E e^{-s*} for the target s* = gamma^2 (sqrt(d_k) + sigma_t Z_0): -a(gamma) + sigma_t^2 gamma^4 / 2."""
+    s_t = sigma_t if s_t is None else s_t
+    return -target_mean(dk, g) + s_t**2 * g**4 / 2
+
+
+def annealed_mass_lower_bound(dk: sp.Expr = d_k, LL: sp.Expr = L, g: sp.Expr = gamma, s_t: sp.Expr = None) -> sp.Expr:
+    """Annealed (Jensen) lower bound on the expected target mass of G with N = e^L distractors:
+
+        A(gamma) = E[1 / (1 + X)] >= 1 / (1 + E X),  X = sum_j e^{s_j - s*},
+        E X = N E e^{s_j} E e^{-s*} = exp(Lambda(gamma) + sigma_t^2 gamma^4 / 2 - a(gamma)),
+
+    since 1/(1 + x) is convex on x >= 0 and the scores are independent (Lemma ``annealed_bound``
+    of psa.md §1.8; at sigma_t = 0 its log-odds are exactly a - Lambda)."""
+    s_t = sigma_t if s_t is None else s_t
+    return 1 / (1 + sp.exp(annealed_exponent(LL, g) + target_noise_log_mgf(dk, g, s_t)))
+
+
+def annealed_root_squared(dk: sp.Expr = d_k, LL: sp.Expr = L, s_t: sp.Expr = None) -> sp.Expr:
+    """The smaller u = gamma^2 where the annealed bound equals 1/2, for target noise sigma_t:
+    (2 + sigma_t^2/2) u^2 - sqrt(d_k) u + L = 0, u = 2L / (sqrt(d_k) + sqrt(d_k - (8 + 2 sigma_t^2) L)).
+    At sigma_t = 0 it is the mean-field gamma_c^2 of Thm 64 (3)."""
+    s_t = sigma_t if s_t is None else s_t
+    return 2 * LL / (sp.sqrt(dk) + sp.sqrt(dk - (CROSSOVER_FACTOR + 2 * s_t**2) * LL))
+
+
+def frozen_line_gap(LL: sp.Expr = L, g: sp.Expr = gamma) -> sp.Expr:
+    """Lambda(gamma) - beta b_c with beta = DISTRACTOR_SCALE gamma^2 the distractor inverse
+    temperature: the annealed free energy of the distractor REM minus its frozen line. It is
+    >= 0 and touches 0 (a double root) exactly at the freezing point beta = b_c."""
+    return annealed_exponent(LL, g) - DISTRACTOR_SCALE * g**2 * rem_critical_energy(LL)
 
 
 def freezing_point(LL: sp.Expr = L) -> sp.Expr:

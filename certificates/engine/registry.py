@@ -14,7 +14,7 @@ PAPERS: tuple[str, ...] = ("plga", "gllm", "psa")
 _CERTIFICATE_MODULES: dict[str, tuple[str, ...]] = {
     "plga": ("algebra", "rope", "head", "bounds"),
     "gllm": ("gain", "selection"),
-    "psa": ("law", "symplectic", "filters", "deployment", "printed", "tables", "errata", "phase"),
+    "psa": ("law", "symplectic", "filters", "deployment", "printed", "tables", "errata", "phase", "induction"),
 }
 
 _REGISTRY: dict[str, Certificate] = {}

@@ -7,12 +7,13 @@ import sympy as sp
 
 from attncert.certificates.engine.crosscheck import random_instances
 from attncert.certificates.engine.evidence import all_exact, exact_zero
-from attncert.certificates.engine.model import Context, Evidence, Method, Mutant, Provenance, Verdict
+from attncert.certificates.engine.model import Context, Evidence, Method, Mutant, Provenance, Scope, Verdict
 from attncert.certificates.engine.registry import certificate
 from attncert.certificates.psa import claim
 from attncert.theory import psa as th
 
-g, gq, gk, w, z, theta = th.gamma, th.gamma_q, th.gamma_k, th.omega, th.z, th.theta
+g, gq, gk, w, z, theta, n = th.gamma, th.gamma_q, th.gamma_k, th.omega, th.z, th.theta, th.dim
+_SCALAR_FILTER = "per-stream scalar filter (the same two-tap on every coordinate); gamma, omega real and symbolic"
 
 
 def position_filter(operator: sp.Matrix) -> sp.Expr:
@@ -26,8 +27,9 @@ def _magnitude_squared(filt: sp.Expr) -> sp.Expr:
     return sp.expand(sp.expand_complex(on_circle * sp.conjugate(on_circle)))
 
 
-def _vec(name: str, n: int = 4) -> sp.Matrix:
-    return sp.Matrix(sp.symbols(f"{name}0:{n}", real=True))
+def _vectors(*names: str) -> tuple[sp.MatrixSymbol, ...]:
+    """Column vectors of R^n, n symbolic."""
+    return tuple(sp.MatrixSymbol(name, n, 1) for name in names)
 
 
 @certificate(
@@ -46,10 +48,10 @@ def _vec(name: str, n: int = 4) -> sp.Matrix:
     tags=("thm11",),
 )
 def four_term(ctx: Context, *, t4_coefficient) -> Evidence:
-    q, pq, k, pk = _vec("q"), _vec("pq"), _vec("k"), _vec("pk")
+    q, pq, k, pk = _vectors("q", "p_q", "k", "p_k")
     terms = th.four_term_score(q, pq, k, pk, gq, gk)
-    terms["T4"] = t4_coefficient * (pq.T * pk)[0, 0]
-    score = ((q + gq * pq).T * (k + gk * pk))[0, 0]
+    terms["T4"] = t4_coefficient * th.scalar_part(pq.T * pk)
+    score = th.scalar_part((q + gq * pq).T * (k + gk * pk))
 
     def errors(backend, x):
         xp = backend.xp
@@ -67,7 +69,13 @@ def four_term(ctx: Context, *, t4_coefficient) -> Evidence:
         errors=errors,
         tolerance=1e-10,
     )
-    return exact_zero(score - sum(terms.values()), proved="the four channels sum to the sheared score (d = 4)", cross_check=cc)
+    return exact_zero(
+        sp.expand(score - sum(terms.values())),
+        proved="the four channels sum to the sheared score for vectors of R^n (n symbolic)",
+        scope=Scope.GENERAL,
+        assumptions=("q, p_q, k, p_k in R^n with n symbolic (MatrixSymbol); gamma_Q, gamma_K symbolic",),
+        cross_check=cc,
+    )
 
 
 @certificate(
@@ -76,7 +84,7 @@ def four_term(ctx: Context, *, t4_coefficient) -> Evidence:
         "Prop 13",
         "H(z) = 1 + gamma (1 - z^{-1}); |H(e^{jw})|^2 = 1 + 4 gamma (1 + gamma) sin^2(w/2); DC gain 1, Nyquist (1 + 2 gamma)^2",
         Provenance.VERBATIM,
-        "Prop 13",
+        "Prop 13 magnitude",
         latex=r"|H(e^{j\omega})|^2=1+4\gamma(1+\gamma)\sin^2(\omega/2)",
     ),
     method=Method.SYMBOLIC,
@@ -101,15 +109,14 @@ def transfer_magnitude(ctx: Context, *, operator) -> Evidence:
     )
     return all_exact(
         [
-            ("position filter = 1 + gamma (1 - 1/z)", sp.simplify(filt - th.transfer_function(g, z)) == 0),
-            (
-                "|H|^2 = 1 + 4g(1+g) sin^2(w/2)",
-                sp.simplify(sp.expand_trig(sp.expand(mag2 - claimed)).rewrite(sp.cos)) == 0,
-            ),
-            ("DC gain 1", sp.simplify(filt.subs(z, 1) ** 2 - 1) == 0),
-            ("Nyquist (1 + 2 gamma)^2", sp.simplify(filt.subs(z, -1) ** 2 - th.nyquist_gain(g)) == 0),
+            ("position filter = 1 + gamma (1 - 1/z)", filt - th.transfer_function(g, z)),
+            ("|H|^2 = 1 + 4g(1+g) sin^2(w/2)", sp.expand_trig(sp.expand(mag2 - claimed)).rewrite(sp.cos)),
+            ("DC gain 1", filt.subs(z, 1) ** 2 - 1),
+            ("Nyquist (1 + 2 gamma)^2", filt.subs(z, -1) ** 2 - th.nyquist_gain(g)),
         ],
         proved="Prop 13: |H|^2 = 1 + 4 gamma (1 + gamma) sin^2(w/2), DC 1, Nyquist (1 + 2 gamma)^2",
+        scope=Scope.GENERAL,
+        assumptions=(_SCALAR_FILTER,),
         cross_check=cc,
     )
 
@@ -140,11 +147,13 @@ def _high_pass(filt: sp.Expr) -> Evidence:
                 )
     return all_exact(
         [
-            ("d|H|^2/dw = c(gamma) sin w", not coefficient.has(w)),
-            ("c(gamma) > 0 for all gamma > 0", coefficient.is_positive is True),
-            ("all-pass at gamma = 0", sp.simplify(mag2.subs(g, 0) - 1) == 0),
+            ("d|H|^2/dw = c(gamma) sin w", sp.diff(coefficient, w)),
+            ("c(gamma) > 0 for all gamma > 0", sp.Gt(coefficient, 0)),
+            ("all-pass at gamma = 0", mag2.subs(g, 0) - 1),
         ],
         proved=f"d|H|^2/dw = {sp.sstr(slope)} > 0 on (0, pi) for gamma > 0",
+        scope=Scope.GENERAL,
+        assumptions=(_SCALAR_FILTER, "gamma > 0 for the slope sign; sin(w) > 0 on (0, pi)"),
         details=details,
     )
 
@@ -155,7 +164,7 @@ def _high_pass(filt: sp.Expr) -> Evidence:
         "Prop 13 (high-pass)",
         "the shear's filter is high-pass for every gamma > 0 and all-pass at gamma = 0",
         Provenance.VERBATIM,
-        "Prop 13",
+        "Prop 13 high-pass",
     ),
     method=Method.SYMBOLIC,
     expected=Verdict.PROVED,
@@ -172,18 +181,34 @@ def transfer_high_pass(ctx: Context, *, filt) -> Evidence:
     claim=claim(
         "Fig. 58(C) (erratum 5)",
         "Fig. 58(C) plots |H(w)| = |1 + gamma (e^{-jw} - 1)| as the shear's high-pass response; "
-        "that filter is low-pass for 0 < gamma < 1 (Nyquist (1 - 2 gamma)^2)",
+        "that filter is low-pass for 0 < gamma < 1 (Nyquist (1 - 2 gamma)^2); the corrected sign "
+        "1 + gamma (1 - e^{-jw}) (Prop 13) is high-pass",
         Provenance.VERBATIM,
         "Fig. 58",
     ),
     method=Method.SYMBOLIC,
     expected=Verdict.REFUTED,
-    params={"filt": th.fig58_transfer_function(g, z)},
+    params={"filt": th.fig58_transfer_function(g, z), "corrected": th.transfer_function(g, z)},
     mutant=Mutant("the Prop 13 filter 1 + gamma (1 - e^{-jw})", {"filt": th.transfer_function(g, z)}),
     tags=("prop13", "filters", "erratum"),
 )
-def fig58_high_pass(ctx: Context, *, filt) -> Evidence:
-    return _high_pass(filt)
+def fig58_high_pass(ctx: Context, *, filt, corrected) -> Evidence:
+    printed_claim = _high_pass(filt)
+    correction = _high_pass(corrected)
+    if correction.verdict is not Verdict.PROVED:
+        return Evidence(
+            verdict=Verdict.ERROR,
+            summary=f"the corrected filter 1 + gamma (1 - e^(-jw)) is not proved high-pass: {correction.summary}",
+            details={"printed_claim": printed_claim.summary},
+        )
+    return Evidence(
+        verdict=printed_claim.verdict,
+        summary=f"{printed_claim.summary}; corrected (Prop 13 sign): {correction.summary}",
+        residual=printed_claim.residual,
+        expression=printed_claim.expression,
+        scope=Scope.GENERAL,
+        details={**printed_claim.details, "corrected": correction.summary},
+    )
 
 
 @certificate(
@@ -207,8 +232,10 @@ def representable(ctx: Context, *, filt) -> Evidence:
     second_tap = sp.expand(filt).coeff(z, -1)
     zeros = sp.solveset(sp.Eq(second_tap, 0), g, sp.Interval.open(0, sp.oo))
     return all_exact(
-        [("second tap has no zero on gamma > 0", zeros == sp.S.EmptySet)],
+        [("second tap has no zero on gamma > 0", sp.Eq(zeros, sp.S.EmptySet))],
         proved=f"second tap {sp.sstr(second_tap)} is nonzero for gamma > 0",
+        scope=Scope.GENERAL,
+        assumptions=(_SCALAR_FILTER,),
         details={"zeros": sp.sstr(zeros)},
     )
 
@@ -228,10 +255,11 @@ def representable(ctx: Context, *, filt) -> Evidence:
     tags=("lower-shear",),
 )
 def lower_not_operational(ctx: Context, *, operator) -> Evidence:
-    n = 2
     return exact_zero(
-        th.position_projection(n) * operator(g, n) - th.position_projection(n),
-        proved="Pi M^l_gamma = Pi",
+        th.identity_coefficients(th.position_projection(n) * operator(g, n) - th.position_projection(n)),
+        proved="Pi M^l_gamma = Pi for every gamma and width n",
+        scope=Scope.GENERAL,
+        assumptions=("n symbolic: blocks over Identity(n), Kronecker lift lemma",),
     )
 
 
@@ -250,7 +278,20 @@ def lower_not_operational(ctx: Context, *, operator) -> Evidence:
     tags=("lower-shear", "filters"),
 )
 def lower_all_pass(ctx: Context, *, operator) -> Evidence:
-    return exact_zero(position_filter(operator(g, 1)) - 1, proved="position filter of M^l is 1")
+    return exact_zero(
+        position_filter(operator(g, 1)) - 1,
+        proved="position filter of M^l is 1 for every gamma",
+        scope=Scope.GENERAL,
+        assumptions=(_SCALAR_FILTER,),
+    )
+
+
+def _pythagorean_reduce(expr: sp.Expr, angles: tuple[sp.Symbol, ...]) -> sp.Expr:
+    """Expand a trigonometric polynomial in ``angles`` and reduce it with sin^2 = 1 - cos^2 (exact)."""
+    reduced = sp.expand(sp.expand_trig(expr))
+    for a in angles:
+        reduced = sp.expand(reduced.subs(sp.sin(a) ** 2, 1 - sp.cos(a) ** 2))
+    return reduced
 
 
 @certificate(
@@ -265,27 +306,44 @@ def lower_all_pass(ctx: Context, *, operator) -> Evidence:
     method=Method.SYMBOLIC,
     expected=Verdict.PROVED,
     params={"magnitude": th.coriolis_band_error},
-    mutant=Mutant("magnitude 2 sin(theta)", {"magnitude": lambda a: 2 * sp.sin(a)}),
+    mutant=Mutant("a sign error: magnitude -2 sin(theta/2)", {"magnitude": lambda a: -2 * sp.sin(a / 2)}),
     tags=("cor41",),
 )
 def coriolis(ctx: Context, *, magnitude) -> Evidence:
-    t = sp.Symbol("t", integer=True)
-    q_t, q_prev = _vec("q", 2), _vec("r", 2)
+    # R_{t-1} = R(alpha), R_t = R(alpha + theta): alpha = (t - 1) theta is free, so every t is covered
+    alpha, phi = sp.symbols("alpha phi", real=True)
+    gam = sp.Symbol("gamma", nonnegative=True)
+    q_t, q_prev = (sp.Matrix(sp.symbols(f"{name}0:2", real=True)) for name in ("q", "r"))
     rot = th.rotation2
-    pre = rot(t * theta) * th.sheared(q_t, q_prev, g)
-    post = th.sheared(rot(t * theta) * q_t, rot((t - 1) * theta) * q_prev, g)
+    pre = rot(alpha + theta) * th.sheared(q_t, q_prev, gam)
+    post = th.sheared(rot(alpha + theta) * q_t, rot(alpha) * q_prev, gam)
     diff = pre - post
-    claimed_diff = g * (rot((t - 1) * theta) - rot(t * theta)) * q_prev
-    norm2 = sp.trigsimp(sp.expand((diff.T * diff)[0, 0]))
+    claimed_diff = gam * (rot(alpha) - rot(alpha + theta)) * q_prev
+    norm2 = (diff.T * diff)[0, 0]
+    q_norm2 = (q_prev.T * q_prev)[0, 0]
+    negative_on_band = sp.solveset(magnitude(theta) < 0, theta, sp.Interval(0, 2 * sp.pi))
     return all_exact(
         [
-            ("pre - post = gamma (R_{t-1} - R_t) q_{t-1}", sp.simplify(sp.expand(diff - claimed_diff)).is_zero_matrix),
+            ("pre - post = gamma (R_{t-1} - R_t) q_{t-1}", sp.expand(diff - claimed_diff)),
             (
-                "|pre - post|^2 = gamma^2 magnitude^2 |q_{t-1}|^2",
-                sp.simplify(sp.expand_trig(norm2 - g**2 * magnitude(theta) ** 2 * (q_prev.T * q_prev)[0, 0])) == 0,
+                "|pre - post|^2 = gamma^2 (2 - 2 cos theta) |q_{t-1}|^2",
+                _pythagorean_reduce(norm2 - gam**2 * (2 - 2 * sp.cos(theta)) * q_norm2, (alpha, theta)),
             ),
+            (
+                "magnitude(theta)^2 = 2 - 2 cos theta (theta = 2 phi)",
+                _pythagorean_reduce(magnitude(2 * phi) ** 2 - 2 + 2 * sp.cos(2 * phi), (phi,)),
+            ),
+            # the norm is the non-negative square root: the magnitude must itself be >= 0 on [0, 2 pi]
+            ("magnitude >= 0 on 0 <= theta <= 2 pi", sp.Eq(negative_on_band, sp.S.EmptySet)),
         ],
-        proved="difference gamma (R_{t-1} - R_t) q_{t-1} with norm 2 gamma |sin(theta/2)| |q_{t-1}|",
+        proved="difference gamma (R_{t-1} - R_t) q_{t-1}, of norm 2 gamma sin(theta/2) |q_{t-1}| (>= 0 on [0, 2 pi])",
+        scope=Scope.GENERAL,
+        assumptions=(
+            "one RoPE band (RoPE acts band-wise by 2x2 rotations); angles (t - 1) theta and theta, gamma >= 0 and "
+            "q in R^2 symbolic",
+            "0 <= theta <= 2 pi",
+        ),
+        details={"theta_where_magnitude_negative": sp.sstr(negative_on_band)},
     )
 
 
@@ -306,25 +364,27 @@ def coriolis(ctx: Context, *, magnitude) -> Evidence:
 )
 def differential_transformer(ctx: Context, *, first_order_diagonal) -> Evidence:
     i, j = sp.symbols("i j", integer=True)
-    qs = {a: _vec(f"q{a}_", 3) for a in (0, 1)}  # q_i, q_{i-1}
-    ks = {b: _vec(f"k{b}_", 3) for b in (0, 1)}  # k_j, k_{j-1}
+    qs = dict(zip((0, 1), _vectors("q_i", "q_im1"), strict=True))  # q_i, q_{i-1} in R^n
+    ks = dict(zip((0, 1), _vectors("k_j", "k_jm1"), strict=True))  # k_j, k_{j-1} in R^n
 
     def S(a, b):
-        return (qs[int(i - a)].T * ks[int(j - b)])[0, 0]
+        return th.scalar_part(qs[int(i - a)].T * ks[int(j - b)])
 
     class Raw(sp.Function):
         pass
 
-    sheared_score = (th.sheared(qs[0], qs[1], g).T * th.sheared(ks[0], ks[1], g))[0, 0]
+    sheared_score = th.scalar_part(th.sheared(qs[0], qs[1], g).T * th.sheared(ks[0], ks[1], g))
     exact = th.differential_score(Raw, i, j, g).replace(Raw, lambda a, b: S(a, b))
     first = sp.series(th.differential_score(Raw, i, j, g), g, 0, 2).removeO()
     claimed_first = first_order_diagonal * Raw(i, j) - g * (Raw(i - 1, j) + Raw(i, j - 1))
     return all_exact(
         [
-            ("exact expansion in S", sp.expand(sheared_score - exact) == 0),
-            ("first-order form", sp.expand(first - claimed_first) == 0),
+            ("exact expansion in S", sp.expand(sheared_score - exact)),
+            ("first-order form", sp.expand(first - claimed_first)),
         ],
-        proved="the sheared score is the stated combination of shifted score maps; first order as claimed",
+        proved="the sheared score is the stated combination of shifted score maps (vectors of R^n); first order as claimed",
+        scope=Scope.GENERAL,
+        assumptions=("q_i, q_{i-1}, k_j, k_{j-1} in R^n with n symbolic (MatrixSymbol); the reconstructed form of Prop 81",),
     )
 
 
@@ -344,23 +404,32 @@ def differential_transformer(ctx: Context, *, first_order_diagonal) -> Evidence:
     tags=("C10",),
 )
 def pearson(ctx: Context, *, sign_factor) -> Evidence:
-    n = 4
-    xs, ys = sp.symbols(f"x0:{n}", real=True), sp.symbols(f"y0:{n}", real=True)
+    xs, ys = _vectors("X", "Y")  # n samples each, n symbolic
+    ones = sp.OneMatrix(n, 1)
     a, c = sp.symbols("a c", real=True, nonzero=True)
     b, dd = sp.symbols("b d", real=True)
 
     def centred(v):
-        mean = sum(v) / n
-        return [e - mean for e in v]
+        return v - ones * (ones.T * v) / n  # v - mean(v) 1, with 1^T 1 = n
 
-    def cov(u, v):
-        return sp.expand(sum(p * q for p, q in zip(centred(u), centred(v), strict=True)))
-
-    xt, yt = [a * e + b for e in xs], [c * e + dd for e in ys]
-    # r = cov / sqrt(var var); with var(aX + b) = a^2 var(X) the square roots give |a| |c|
-    cov_ok = sp.expand(cov(xt, yt) - a * c * cov(xs, ys)) == 0
-    var_ok = sp.expand(cov(xt, xt) - a**2 * cov(xs, xs)) == 0 and sp.expand(cov(yt, yt) - c**2 * cov(ys, ys)) == 0
-    ratio_ok = sp.simplify(a * c / (sp.Abs(a) * sp.Abs(c)) - sign_factor(a, c)) == 0
+    xt, yt = a * xs + b * ones, c * ys + dd * ones
+    cx, cy = sp.MatrixSymbol("CX", n, 1), sp.MatrixSymbol("CY", n, 1)  # the centred X, Y
+    alpha, kappa = sp.symbols("alpha kappa", positive=True)
+    sign_cases = [
+        (a * c / (sp.Abs(a) * sp.Abs(c)) - sign_factor(a, c)).subs({a: sa * alpha, c: sc * kappa}, simultaneous=True)
+        for sa in (1, -1)
+        for sc in (1, -1)
+    ]
+    # centring is linear and kills constants (1^T 1 = n), so centred(aX + b 1) = a CX; cov is the inner
+    # product of centred vectors, hence cov scales by ac and var by a^2; r = cov / sqrt(var var) picks up
+    # ac / (|a| |c|)
+    checks = [
+        ("centred(aX + b 1) = a centred(X)", th.block_entries(centred(xt) - a * centred(xs))),
+        ("centred(cY + d 1) = c centred(Y)", th.block_entries(centred(yt) - c * centred(ys))),
+        ("cov(aX+b, cY+d) = ac cov(X, Y)", th.scalar_part((a * cx).T * (c * cy) - a * c * cx.T * cy)),
+        ("var(aX+b) = a^2 var(X)", th.scalar_part((a * cx).T * (a * cx) - a**2 * cx.T * cx)),
+        ("ac / (|a||c|) = claimed factor, in each of the four sign cases of (a, c)", sp.Matrix(sign_cases)),
+    ]
 
     def errors(backend, x):
         xp = backend.xp
@@ -383,11 +452,9 @@ def pearson(ctx: Context, *, sign_factor) -> Evidence:
         tolerance=1e-9,
     )
     return all_exact(
-        [
-            ("cov(aX+b, cY+d) = ac cov(X, Y)", cov_ok),
-            ("var(aX+b) = a^2 var(X)", var_ok),
-            ("ac / (|a||c|) = claimed factor", ratio_ok),
-        ],
-        proved="cov scales by ac and the s.d.s by |a||c|, so r picks up sign(ac)",
+        checks,
+        proved="cov scales by ac and the s.d.s by |a||c|, so r picks up sign(ac) (samples of any size n)",
+        scope=Scope.GENERAL,
+        assumptions=("X, Y in R^n with n symbolic (MatrixSymbol); a, c nonzero; var(X), var(Y) > 0",),
         cross_check=cc,
     )

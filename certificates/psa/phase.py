@@ -16,7 +16,7 @@ from attncert.solvers.score_model import ScoreModel, argmax_plateau_mc
 from attncert.solvers.score_quadrature import plateau_quadrature
 
 C7_CHECKPOINTS = ((16, 15), (32, 15), (16, 25), (64, 10))  # psa.md §2.1: the paper does not name its four
-C8_QUICK = Protocol("c8-quick", d_ks=(32, 64, 128), Ts=(10, 15, 25), seeds=2, trials=20_000)
+C8_QUICK = Protocol("c8-quick", d_ks=(32, 64, 128), Ts=(10, 15, 25), seeds=2, trials=10_000)
 FRESH_SEED_OFFSET = 7_919  # C8 uses seeds disjoint from the CLI's default stream
 
 
@@ -35,7 +35,7 @@ def _fresh(ctx: Context) -> int:
     claim=claim(
         "C7; Eq. 51",
         "the plateau p_inf(d_k, m) = int phi(z) Phi((sqrt(d_k) + sigma_t z)/2)^m dz equals direct argmax Monte Carlo "
-        "(four checkpoints, largest discrepancy 9e-4)",
+        "(four checkpoints, largest discrepancy 9e-4; here 100,000 argmax trials each, tolerance 4 s.e.)",
         Provenance.DERIVED,
         "C7",
     ),
@@ -47,7 +47,7 @@ def _fresh(ctx: Context) -> int:
 )
 def plateau_vs_argmax(ctx: Context, *, sigma_t_quadrature) -> Evidence:
     backend = get_backend(ctx.backend)
-    trials = 300_000
+    trials = 100_000  # the tolerance is in standard errors, so the check is scale-free
     rows, worst_z = [], 0.0
     for i, (d_k, T) in enumerate(C7_CHECKPOINTS):
         quad = plateau_quadrature(d_k, T, sigma_t_quadrature)
@@ -82,8 +82,10 @@ def _mean_field_fit(stats: Statistics, *, factor: float) -> tuple[float, float]:
     claim=claim(
         "C8; Thm 64 (3)",
         "the mean-field gamma_c law predicts the Monte Carlo gamma_c of G on the mean-field points with no fitted "
-        "parameter (quick tier: 9 points x 2 seeds x 20,000 trials; tolerance r >= 0.98 and median relative "
-        "error <= 5%)",
+        "parameter (quick tier: 9 points x 2 seeds x 10,000 trials; tolerance r >= 0.98 and median relative "
+        "error <= 5%). Measured, not proved: the identification of the score model's gamma_c (midpoint between "
+        "chance and plateau) with the law is a Monte Carlo statement; what is proved is the annealed bound "
+        "(psa.annealed_bound_on_target_mass) and the algebra of both branches",
         Provenance.DERIVED,
         "C8",
     ),
@@ -120,8 +122,10 @@ def _printed_statistic(value: float, printed: float, tolerance: float, what: str
     )
 
 
-def _full_claim(label: str, statement: str, key: str):
-    return claim(label, statement + " (full fig7/taxis protocol: 5 seeds x 60,000 trials x 61 gammas)", Provenance.VERBATIM, key)
+def _full_claim(label: str, statement: str, *keys: str):
+    return claim(
+        label, statement + " (full fig7/taxis protocol: 5 seeds x 60,000 trials x 61 gammas)", Provenance.VERBATIM, *keys
+    )
 
 
 @certificate(
@@ -176,6 +180,7 @@ def fig7_spearman(ctx: Context, *, printed) -> Evidence:
         "the condensed-branch grid estimates are flat in d_k to +-2% (for each T, half the range of gamma_c over "
         "d_k in {4, 8, 16} is at most 2% of its mid-range)",
         "Fig. 7",
+        "Thm 64 (4) condensed branch",
     ),
     method=Method.MONTE_CARLO,
     expected=Verdict.REPRODUCED,
@@ -244,3 +249,85 @@ def fig8_median(ctx: Context, *, c_scale) -> Evidence:
         f"T-axis median error (c = {c_scale * c_grid:.4f})",
     )
     return evidence
+
+
+def _theory_plateau(d_k: int, T: int, sigma_t: float) -> float:
+    """p_inf = P(a_1 + sigma_t Z_0 > s max_j Z_j), m = T - 2, from the theory's target mean
+    a_1 = a(gamma = 1) = sqrt(d_k) and distractor scale s (Eq. 51), by adaptive quadrature."""
+    from scipy import integrate, special
+
+    from attncert.theory import psa as th
+
+    a1, s, m = float(th.target_mean(d_k, 1)), float(th.DISTRACTOR_SCALE), T - 2
+    value, _ = integrate.quad(
+        lambda z: math.exp(-0.5 * z * z) / math.sqrt(2 * math.pi) * special.ndtr((a1 + sigma_t * z) / s) ** m,
+        -12.0,
+        12.0,
+        epsabs=1e-12,
+        limit=200,
+    )
+    return float(value)
+
+
+QUICK_PLATEAU_POINTS = ((16, 15), (64, 10), (4, 25))  # (d_k, T): p_inf about 0.62, 0.98, 0.21 at sigma_t = 2
+QUICK_SLOPE_POINT = (16, 15)
+SMALL_GAMMA, TOP_GAMMA = 0.01, 8.0
+
+
+@certificate(
+    "psa.score_model_parameters_quick",
+    claim=claim(
+        "Thm 64 (1); Eq. 51 (score model G, quick tier)",
+        "the score model's default G has target mean gamma^2 sqrt(d_k), distractor spread 2 gamma^2 and the documented "
+        "target noise sigma_t = 2 (psa.md §1.7, §3.4): (i) near gamma = 0, (A(gamma) - 1/(T-1))/gamma^2 -> "
+        "m sqrt(d_k)/(T-1)^2 (first-order expansion of the softmax); (ii) at the top of the Fig. 7 grid (gamma = 8) "
+        "A equals the plateau p_inf(d_k, m) of Eq. 51 computed from the theory (quadrature); 20,000 seeded trials, "
+        "tolerance 4 standard errors",
+        Provenance.DERIVED,
+        "Thm 64 (1)",
+        "C7",
+    ),
+    method=Method.MONTE_CARLO,
+    expected=Verdict.VERIFIED,
+    params={"sigma_t_documented": 2.0},
+    mutant=Mutant("documented target noise sigma_t = 3 (the Fig. 7 r would move to 0.977)", {"sigma_t_documented": 3.0}),
+    tags=("score-model", "guard"),
+)
+def score_model_quick(ctx: Context, *, sigma_t_documented) -> Evidence:
+    import numpy as np
+
+    from attncert.solvers.score_model import chance, softmax_mass_mc
+    from attncert.theory import psa as th
+
+    backend = get_backend(ctx.backend)
+    trials = 20_000
+    d_ks = tuple(sorted({d for d, _ in QUICK_PLATEAU_POINTS}))
+    Ts = tuple(sorted({T for _, T in QUICK_PLATEAU_POINTS}))
+    masses = np.asarray(
+        softmax_mass_mc(backend, ScoreModel(), d_ks=d_ks, Ts=Ts, gammas=(SMALL_GAMMA, TOP_GAMMA), trials=trials, seed=_fresh(ctx))
+    )
+    rows, worst = [], 0.0
+    for d_k, T in QUICK_PLATEAU_POINTS:
+        mc = float(masses[d_ks.index(d_k), Ts.index(T), 1])
+        ref = _theory_plateau(d_k, T, sigma_t_documented)
+        se = math.sqrt(max(ref * (1 - ref), 1e-6) / trials)
+        worst = max(worst, abs(mc - ref) / se)
+        rows.append({"observable": "plateau A(8)", "d_k": d_k, "T": T, "mc": mc, "theory": ref, "z": abs(mc - ref) / se})
+    d_k, T = QUICK_SLOPE_POINT
+    K, m = T - 1, T - 2
+    slope_mc = (float(masses[d_ks.index(d_k), Ts.index(T), 0]) - chance(T)) / SMALL_GAMMA**2
+    slope_ref = m * float(th.target_mean(d_k, 1)) / K**2
+    # first-order term (s_0 - mean s)/K: its s.d. per trial, over gamma^2, from the documented model
+    spread = float(th.DISTRACTOR_SCALE)
+    slope_se = math.sqrt(((1 - 1 / K) * sigma_t_documented) ** 2 + spread**2 * m / K**2) / K / math.sqrt(trials)
+    z_slope = abs(slope_mc - slope_ref) / slope_se
+    rows.append({"observable": "(A - 1/(T-1))/gamma^2", "d_k": d_k, "T": T, "mc": slope_mc, "theory": slope_ref, "z": z_slope})
+    worst = max(worst, z_slope)
+    return within(
+        worst,
+        tolerance=4.0,
+        what=f"largest |MC - theory| / s.e. over 3 plateaus and the small-gamma slope ({trials} trials, default ScoreModel)",
+        measured=[r["mc"] for r in rows],
+        reference=[r["theory"] for r in rows],
+        details={"rows": rows, "sigma_t_default": ScoreModel().sigma_t, "sigma_t_documented": sigma_t_documented},
+    )
