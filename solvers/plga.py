@@ -9,8 +9,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-EPS_FLOOR = 1e-9  # the A_LM floor epsilon
-EPS_LN = 1e-6
+from attncert.theory import plga as th
+
+EPS_FLOOR = float(th.EPS_FLOOR)  # the A_LM floor epsilon
+EPS_LN = float(th.EPS_LN)
+ROPE_BASE = float(th.ROPE_BASE)
 
 
 def layer_norm(x: np.ndarray, eps: float = EPS_LN) -> np.ndarray:
@@ -132,7 +135,7 @@ def sdpa(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> np.ndarray:
     return out
 
 
-def rope_frequencies(dk: int, base: float = 10_000.0) -> np.ndarray:
+def rope_frequencies(dk: int, base: float = ROPE_BASE) -> np.ndarray:
     """theta_j = base^{-2(j-1)/d_k} in float64."""
     return base ** (-2 * np.arange(dk // 2) / dk)
 
@@ -171,7 +174,7 @@ def commutant_projection(M: np.ndarray) -> np.ndarray:
     return out
 
 
-def rope_rows(x: np.ndarray, base: float = 10_000.0, offset: int = 0) -> np.ndarray:
+def rope_rows(x: np.ndarray, base: float = ROPE_BASE, offset: int = 0) -> np.ndarray:
     """RoPE on the rows of x (S x d_k): row n is rotated by R_{n + offset} (0-based positions,
     interleaved planes, as in the reference code; plga.md §1.4)."""
     S, dk = x.shape

@@ -141,7 +141,7 @@ def markov(ctx: Context, *, causal) -> Evidence:
         "Thm 5.4 (i)",
         "with G_LM = I a PLGA head equals scaled dot-product attention (against an independent SDPA implementation)",
         Provenance.VERBATIM,
-        "Thm 5.4",
+        "Thm 5.4 (i)",
     ),
     method=Method.NUMERIC,
     expected=Verdict.VERIFIED,
@@ -310,7 +310,7 @@ def decoder_prefix(ctx: Context, *, operator) -> Evidence:
         "with G_LM = I in every head the PLDR decoder is exactly an SDPA decoder with RoPE, SwiGLU "
         "FFN and the same norms (against an independent implementation)",
         Provenance.VERBATIM,
-        "Thm 5.4",
+        "Thm 5.4 (i)",
     ),
     method=Method.NUMERIC,
     expected=Verdict.VERIFIED,
