@@ -122,7 +122,7 @@ def power_law(ctx: Context, *, combine) -> Evidence:
 )
 def rank_one(ctx: Context, *, power_law) -> Evidence:
     lam = sp.Symbol("lambda")
-    alpha = list(sp.symbols("al0:4"))
+    alpha = list(sp.symbols("al0:3"))
     A = th.rank_one_generator(alpha)
     s = sum(alpha)
     rng = np.random.default_rng(ctx.seed)
@@ -132,16 +132,16 @@ def rank_one(ctx: Context, *, power_law) -> Evidence:
     square64 = (dm * dm).to_Matrix() - sum(alpha64) * A64
     cross = [
         (
-            "cross-check d = 4 (symbolic alpha): charpoly lambda^3 (lambda - s)",
-            sp.expand(A.charpoly(lam).as_expr() - lam**3 * (lam - s)),
+            "cross-check d = 3 (symbolic alpha): charpoly lambda^2 (lambda - s)",
+            sp.expand(A.charpoly(lam).as_expr() - lam**2 * (lam - s)),
         ),
-        ("cross-check d = 4: A^3 = power_law(s, 3) A", sp.expand(A**3 - power_law(s, 3) * A)),
+        ("cross-check d = 3: A^3 = power_law(s, 3) A", sp.expand(A**3 - power_law(s, 3) * A)),
         ("cross-check d = 64 over QQ (random alpha): A^2 = s A", square64),
     ]
     return all_exact(
         [*th.rank_one_lemma(power_law), *cross],
         proved="Prop 3.9 (i)-(iii) for A = u v^T of symbolic size d and every k (induction), with the matrix determinant "
-        "lemma for the characteristic polynomial; cross-checked at d = 4 and d = 64",
+        "lemma for the characteristic polynomial; cross-checked at d = 3 and d = 64",
         scope=Scope.GENERAL,
         assumptions=(
             "entries u_i, v_j symbolic, d symbolic",
@@ -228,9 +228,10 @@ def _acyclic(support: np.ndarray) -> bool:
     claim=claim(
         "Thm 4.4",
         "for every d: h(M) = tr exp(M o M) - d >= 0, with h = 0 iff the support digraph is acyclic (self-loops count "
-        "as cycles); the theory's h evaluated on a symbolic DAG (d = 4) and on signed cycles; all 512 supports at d = 3",
+        "as cycles); the theory's h evaluated on a symbolic DAG (d = 3) and on signed cycles; all 512 supports at d = 3",
         Provenance.VERBATIM,
         "Thm 4.4",
+        "Remark 4.6",
     ),
     method=Method.SYMBOLIC,
     expected=Verdict.PROVED,
@@ -247,11 +248,11 @@ def notears(ctx: Context, *, include_diagonal) -> Evidence:
         claimed = _acyclic(S) if include_diagonal else _acyclic(S * (1 - np.eye(3, dtype=np.int64)))
         if h_zero != claimed:
             wrong.append(bits)
-    dag = sp.Matrix(4, 4, lambda i, j: sp.Symbol(f"m{i}{j}", real=True) if j > i else 0)
+    dag = sp.Matrix(3, 3, lambda i, j: sp.Symbol(f"m{i}{j}", real=True) if j > i else 0)
     rotation_like = sp.Matrix([[0, 1], [-1, 0]])  # a signed 2-cycle: tr exp(M) - d < 0 here, h > 0
     negative_loop = sp.Matrix([[-1]])
     instances = [
-        ("theory h on a symbolic strictly upper-triangular M (d = 4) is 0", th.notears(dag)),
+        ("theory h on a symbolic strictly upper-triangular M (d = 3) is 0", th.notears(dag)),
         ("theory h on the signed 2-cycle [[0, 1], [-1, 0]] is > 0", sp.Gt(th.notears(rotation_like), 0)),
         ("theory h on the self-loop [[-1]] is > 0", sp.Gt(th.notears(negative_loop), 0)),
         (
@@ -305,6 +306,7 @@ def notears(ctx: Context, *, include_diagonal) -> Evidence:
         "h >= d_k eps^2 = 6.4e-17 and log(1 + eps^2) = 1.0e-18 exactly (> 0), which log1p recovers in binary64",
         Provenance.RECONSTRUCTED,
         "Remark 4.5",
+        "Erratum E4",
     ),
     method=Method.SYMBOLIC,
     expected=Verdict.REFUTED,
@@ -373,6 +375,7 @@ def softmax_shift(ctx: Context, *, shift) -> Evidence:
         "attained at p = (1/2, 1/2): softmax is 1/2-Lipschitz in l2, so the paper's constant 1 holds and is not sharp",
         Provenance.DERIVED,
         "Lemma 5.6",
+        "Erratum E5",
     ),
     method=Method.SYMBOLIC,
     expected=Verdict.PROVED,
@@ -467,4 +470,55 @@ def congruence(ctx: Context, *, transform) -> Evidence:
         "spectrum changes on an exact 3 x 3 witness",
         scope=Scope.GENERAL,
         assumptions=("Sylvester's law of inertia (cited)", "S invertible, symbolic size d"),
+    )
+
+
+@certificate(
+    "plga.metric_learner_row_factorisation_consequences",
+    claim=claim(
+        "Prop 3.11 (ii)-(iv)",
+        "from Phi_res(M)_i = phi(M_i): (ii) A(x) = 1 alpha*^T for all x iff phi is constant on the union of the rows of "
+        "LN(D(x)); (iii) a constant shared phi forces the same alpha* in every head; (iv) |A(x) - A(x')|_F <= "
+        "Lip(phi) |LN(D(x)) - LN(D(x'))|_F (first-order logic by z3; any sets of inputs, rows and heads)",
+        Provenance.VERBATIM,
+        "Prop 3.11 (ii)",
+        "Prop 3.11 (iii)",
+        "Prop 3.11 (iv)",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"shared": True},
+    mutant=Mutant("a metric learner per head (not shared by the layer's heads)", {"shared": False}),
+    tags=("prop311",),
+)
+def row_factorisation(ctx: Context, *, shared) -> Evidence:
+    return all_exact(
+        th.row_factorisation_lemma(shared),
+        proved="(ii)-(iv) follow from the row factorisation for any inputs, rows and heads",
+        scope=Scope.GENERAL,
+        assumptions=("Phi_res acts row by row (Prop 3.11's factorisation)", "phi shared by the heads of a layer"),
+    )
+
+
+@certificate(
+    "plga.positivity_obstruction_floor",
+    claim=claim(
+        "Remark 4.5 (positivity obstruction)",
+        "for N >= 0 with diagonal >= e, tr e^N >= d + d e; for A_LM >= eps, h(A_LM) >= d_k eps^2 = 6.4e-17 and "
+        "log(tr e^N / d_k) >= log(1 + eps^2) > 0: exact acyclicity of A_LM is unattainable",
+        Provenance.RECONSTRUCTED,
+        "Remark 4.5",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"floor_exponent": 2},
+    mutant=Mutant("the floor d_k eps (A_ii^2 >= eps assumed)", {"floor_exponent": 1}),
+    tags=("dag",),
+)
+def positivity_obstruction(ctx: Context, *, floor_exponent) -> Evidence:
+    return all_exact(
+        th.positivity_obstruction_lemma(floor_exponent),
+        proved="tr e^N >= d + tr N >= d + d eps^2 for N = A_LM o A_LM, every d",
+        scope=Scope.GENERAL,
+        assumptions=("exp series with nonnegative closed-walk weights", "eps = theory.plga.EPS_FLOOR, d_k = theory.plga.D_K"),
     )

@@ -48,6 +48,7 @@ def _scaled_law(j: sp.Expr, dk: sp.Expr, base: sp.Expr) -> sp.Expr:
         "cross-checked with outward-rounded intervals at d_k = 64 and theory's base",
         Provenance.VERBATIM,
         "Prop 4.1 Claim A",
+        "Erratum E11",
     ),
     method=Method.SYMBOLIC,
     expected=Verdict.PROVED,
@@ -150,6 +151,7 @@ def commutant_general(ctx: Context, *, law) -> Evidence:
         Provenance.DERIVED,
         "Prop 4.1 Claim B",
         "Cor 7.1 count",
+        "Sec 3.3",
     ),
     method=Method.NUMERIC,
     expected=Verdict.VERIFIED,
@@ -259,6 +261,8 @@ def _multipliers(S: int, ordered: bool) -> np.ndarray:
         "0.054, 0.013 at S = 64, 256, 1024 (ordered-pair multiset of 2016 frequencies; the unordered set gives 0.28)",
         Provenance.DERIVED,
         "Lemma 5.9 D.4 values",
+        "Erratum E2",
+        "Erratum E10",
     ),
     method=Method.TABLE,
     expected=Verdict.REPRODUCED,
@@ -314,9 +318,11 @@ def twirl_bound(ctx: Context, *, constant) -> Evidence:
     claim=claim(
         "Lemma 5.9 (multiplier)",
         "for every S and omega (e^{i omega} != 1): |sum_{n=1}^S e^{i omega n}| = |sin(S omega/2) / sin(omega/2)|, so "
-        "the multiplier of frequency omega is mu_S(omega) = |sin(S omega/2)| / (S |sin(omega/2)|)",
+        "the multiplier of frequency omega is mu_S(omega) = |sin(S omega/2)| / (S |sin(omega/2)|); 0-based positions (the "
+        "code's convention, E9) give the same modulus",
         Provenance.VERBATIM,
         "Lemma 5.9 geometric sum",
+        "Erratum E9",
     ),
     method=Method.SYMBOLIC,
     expected=Verdict.PROVED,
@@ -400,4 +406,28 @@ def injectivity(ctx: Context, *, restricted) -> Evidence:
         proved="equal score maps force G = G' (R_0 = I; the probes read every entry)",
         scope=Scope.GENERAL,
         assumptions=("q, k range over all of R^{d_k} (unrestricted reachability)", "d_k symbolic"),
+    )
+
+
+@certificate(
+    "plga.relative_positions_on_a_window",
+    claim=claim(
+        "Prop 4.1 (positions 1..S, erratum E14)",
+        "the equivalence of Claim B holds when positions are restricted to {1..S} with S >= 2: scores depending only on "
+        "m - n there force G' = R_{-1} G R_1 = R_{-1} G' R_1, so G = G' commutes with R_1 (symbolic d_k)",
+        Provenance.DERIVED,
+        "Erratum E14",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"window": 2},
+    mutant=Mutant("a single position (S = 1)", {"window": 1}),
+    tags=("prop41", "rope"),
+)
+def position_window(ctx: Context, *, window) -> Evidence:
+    return all_exact(
+        th.position_window_lemma(window),
+        proved="on positions {1..S}, S >= 2, relative scores force G to commute with R_1",
+        scope=Scope.GENERAL,
+        assumptions=("R = R_1 invertible of symbolic size", "S >= 2"),
     )
