@@ -627,3 +627,44 @@ def derived_numbers(ctx: Context, *, tensors) -> Evidence:
         what="derived numbers (plga.md N26-N31)",
         details={"ResL parameters": params},
     )
+
+
+@certificate(
+    "plga.invariance_budget_operator_bound",
+    claim=claim(
+        "Cor 5.13 (Delta G bound)",
+        "|G(A') - G(A)|_F <= C_G |A' - A|_F with C_G = |a|_2 max_ij |P_ij| max(m_A^(P_ij-1), M_A^(P_ij-1)) "
+        "sup_{|u|<=U} |iSwiGLU'| |W|_2, m_A, M_A the range of A_LM along the segment (sampled at 101 points, the "
+        "paper's C_G^samp), U the preactivation range, the iSwiGLU' sup bounded by theory's envelope (60 random "
+        "Xavier-normal heads at d_k = 6)",
+        Provenance.VERBATIM,
+        "Cor 5.13 Delta G bound",
+    ),
+    method=Method.NUMERIC,
+    expected=Verdict.VERIFIED,
+    params={"power_law_factor": True},
+    mutant=Mutant("C_G without the power-law factor max(m_A^(P-1), M_A^(P-1))", {"power_law_factor": False}),
+    tags=("cor513", "reference-head"),
+)
+def operator_bound(ctx: Context, *, power_law_factor) -> Evidence:
+    rng = np.random.default_rng(ctx.seed)
+    envelope = sp.lambdify(sp.Symbol("U"), th.iswiglu_derivative_envelope(sp.Symbol("U")), "numpy")
+    dk, ts, worst = 6, np.linspace(0, 1, 101), 0.0
+    zero = np.zeros((dk, dk))
+    for _ in range(60):
+        W, P, a = (rng.normal(0, np.sqrt(1 / dk), (dk, dk)) for _ in range(3))  # Xavier-normal, as at init
+        head = ref.PLGAHead(W, zero, P, a, zero, None)
+        A = rng.normal(0, 1, (dk, dk))
+        D = rng.normal(0, 1, (dk, dk))
+        D *= rng.choice([1e-3, 1e-2, 0.1]) / np.linalg.norm(D)
+        U = max(np.abs(head.W @ A + head.b_W).max(), np.abs(head.W @ (A + D) + head.b_W).max())  # affine path: ends
+        path = ref.iswiglu(head.W @ (A[None] + ts[:, None, None] * D[None]) + head.b_W) + ref.EPS_FLOOR  # A_LM(t)
+        m, M = path.min(), path.max()
+        P = head.P
+        factor = np.max(np.abs(P) * np.maximum(m ** (P - 1), M ** (P - 1))) if power_law_factor else np.max(np.abs(P))
+        c_g = np.linalg.norm(head.a, 2) * factor * envelope(U) * np.linalg.norm(head.W, 2)
+        lhs = np.linalg.norm(head.operators(A + D)["G_LM"] - head.operators(A)["G_LM"])
+        worst = max(worst, lhs / (c_g * np.linalg.norm(D)))
+    return within(
+        max(worst - 1, 0.0), tolerance=0.0, what=f"largest |Delta G|_F / (C_G |Delta A|_F) = {worst:.3g}", measured=worst
+    )
