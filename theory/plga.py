@@ -255,7 +255,8 @@ def _frequency_symbols() -> tuple[sp.Symbol, sp.Symbol, sp.Symbol, sp.Expr]:
     return j, h, t, 1 + t
 
 
-def frequency_structure_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
+@cache
+def frequency_structure_lemma(law: FrequencyLaw = rope_frequency) -> tuple[Fact, ...]:
     """For every even d_k = 2h, every base = 1 + t > 1 and every 0 <= j: theta_j = law(j, d_k, base)
     is positive, at most theta_0, strictly decreasing in j, and theta_0 < pi (Prop 4.1 Claim A's
     structural facts), proved on log theta_j = log theta_0 - 2 j log(base)/d_k."""
@@ -264,7 +265,7 @@ def frequency_structure_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
     theta0 = sp.simplify(law(0, dk, base))
     log_ratio = sp.expand_log(sp.log(law(j + 1, dk, base) / law(j, dk, base)), force=True)
     log_decay = sp.expand_log(sp.log(law(j, dk, base) / theta0), force=True)
-    return [
+    return (
         ("theta_j > 0", sp.Gt(law(j, dk, base), 0)),
         ("log(theta_j / theta_0) = -2 j log(base)/d_k <= 0", sp.Le(sp.factor_terms(sp.expand(log_decay)), 0)),
         (
@@ -272,7 +273,7 @@ def frequency_structure_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
             sp.Lt(sp.factor_terms(sp.expand(log_ratio)), 0),
         ),
         ("theta_0 < pi", sp.Lt(theta0, sp.pi)),
-    ]
+    )
 
 
 @cache
@@ -809,11 +810,11 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
     d_silu = sg + u * sg * (1 - sg)
     q = z3.RealVal(str(quadratic))
     return [
-        ("iSwiGLU' = 2 u s + u^2 s (1 - s)", sp.diff(iswiglu(x), x) - (2 * x * s + x**2 * s * (1 - s))),
-        ("silu' = s + u s (1 - s)", sp.diff(x * s, x) - (s + x * s * (1 - s))),
+        ("iSwiGLU' = 2 u s + u^2 s (1 - s)", sp.cancel(sp.together(sp.diff(iswiglu(x), x) - (2 * x * s + x**2 * s * (1 - s))))),
+        ("silu' = s + u s (1 - s)", sp.cancel(sp.together(sp.diff(x * s, x) - (s + x * s * (1 - s))))),
         ("s' = s (1 - s) > 0 (s increasing)", sp.Gt(sp.factor(sp.diff(s, x)), 0)),
-        ("(x s(x))' = s + x s (1 - s) > 0 on x >= 0", sp.Gt(sp.simplify(sp.diff(xp * sigmoid(xp), xp)), 0)),
-        ("s(-x) = 1 - s(x)", sp.simplify(sigmoid(-x) - (1 - s))),
+        ("(x s(x))' = s + x s (1 - s) > 0 on x >= 0", sp.Gt(sp.diff(xp * sigmoid(xp), xp), 0)),
+        ("s(-x) = 1 - s(x)", sp.together(sigmoid(-x) - (1 - s))),
         (
             "|iSwiGLU'(u)| <= 2 U s(U) + quadratic U^2 on |u| <= U",
             z3_valid(z3.And(d_isw <= 2 * U * sU + q * U * U, -d_isw <= 2 * U * sU + q * U * U), hyps, "iSwiGLU' envelope"),
