@@ -134,9 +134,8 @@ def density_operator_lemma(gram: Callable[[sp.MatrixExpr], sp.MatrixExpr]) -> li
     S, d = sp.symbols("S d_k", integer=True, positive=True)
     Q, v = sp.MatrixSymbol("Q", S, d), sp.MatrixSymbol("v", d, 1)
     D = gram(Q)
-    q = sp.IndexedBase("q", real=True)
-    Qe = sp.Matrix(2, 2, lambda a, b: q[a, b])  # entrywise form at 2 x 2 (the sum identity below is general)
-    De = gram(sp.ImmutableMatrix(Qe)).as_explicit()
+    i, j, n = sp.symbols("i j n", integer=True)
+    entry = D[i, j].replace(lambda e: isinstance(e, sp.Sum), lambda e: e.xreplace({e.variables[0]: n}))
     return [
         ("D^T = D", matrix_identity((D.T - D).doit(), "D^T - D")),
         ("v^T D v = (Q v)^T (Q v) = |Q v|^2 >= 0", matrix_identity(v.T * D * v - (Q * v).T * (Q * v), "v^T D v - (Q v)^T (Q v)")),
@@ -145,8 +144,8 @@ def density_operator_lemma(gram: Callable[[sp.MatrixExpr], sp.MatrixExpr]) -> li
             matrix_identity(D * v - Q.T * (Q * v), "D v - Q^T (Q v)"),
         ),
         (
-            "D_ij = sum_n Q_ni Q_nj (second moment times S)",
-            sp.expand(De - sp.Matrix(2, 2, lambda a, b: sum(q[m, a] * q[m, b] for m in range(2)))),
+            "D_ij = sum_n Q_ni Q_nj (S times the second moment), symbolic i, j, S",
+            entry - sp.Sum(Q[n, i] * Q[n, j], (n, 0, S - 1)),
         ),
     ]
 

@@ -380,6 +380,7 @@ def decoder_sdpa(ctx: Context, *, scale) -> Evidence:
         Provenance.VERBATIM,
         "Prop 5.2 (i)",
         "Remark 5.3",
+        "Sec 3.3",
     ),
     method=Method.NUMERIC,
     expected=Verdict.VERIFIED,
