@@ -632,6 +632,9 @@ def scale_covariance_lemma(f: Callable[[sp.Expr, sp.Expr, sp.Expr], sp.Expr]) ->
     eqs = [sp.Eq(f_lm, gf(lam) * f_mu), sp.Eq(f_mu, gf(mu) * F1), sp.Eq(f_lm, gf(lam * mu) * F1)]
     sol = sp.solve(eqs[:2], [f_lm, f_mu], dict=True)[0]
     cauchy = sp.simplify(eqs[2].lhs.subs(sol) - eqs[2].rhs.subs(sol))  # = F1 (g(lam) g(mu) - g(lam mu))
+    xi = sp.Symbol("xi")
+    at_one = sp.diff(gf(lam * mu) - gf(lam) * gf(mu), mu).subs(mu, 1)  # d/dmu of the Cauchy equation at mu = 1
+    euler = lam * sp.diff(gf(lam), lam) - sp.Subs(sp.Derivative(gf(xi), xi), xi, 1) * gf(lam)
     ode = sp.dsolve(sp.Eq(lam * gf(lam).diff(lam), p * gf(lam)), gf(lam), ics={gf(1): 1})
     return [
         ("f(lambda u)/f(u) is independent of u", sp.Eq(sp.diff(g, uu), 0)),
@@ -639,6 +642,10 @@ def scale_covariance_lemma(f: Callable[[sp.Expr, sp.Expr, sp.Expr], sp.Expr]) ->
         (
             "covariance forces f(1) (g(lambda) g(mu) - g(lambda mu)) = 0",
             sp.expand(cauchy - F1 * (gf(lam) * gf(mu) - gf(lam * mu))),
+        ),
+        (
+            "d/dmu at mu = 1: lambda g'(lambda) = g'(1) g(lambda), i.e. lambda g' = p g with p = g'(1)",
+            sp.simplify((at_one - euler).doit()),
         ),
         ("lambda g' = p g, g(1) = 1 => g(lambda) = lambda^p", ode.rhs - lam**p),
     ]
@@ -881,4 +888,22 @@ def position_window_lemma(window: int = 2) -> list[Fact]:
         ),
         ("G' = R^{-1} G' R gives R G' = G' R", matrix_identity((R * (R.I * Gp * R) - Gp * R).doit(), "R (R^{-1} G' R) - G' R")),
         ("G = R G' R^{-1}, so G = G' commutes with R", matrix_identity((R * Gp * R.I - G).doit(), "R G' R^{-1} - G")),
+    ]
+
+
+def contraction_consequences_lemma(with_lipschitz: bool = True) -> list[Fact]:
+    """Prop 5.12 (ii)-(iii) for any norms (z3 over the reals on the norm values): (ii) the transfer display
+    |phi(LN D_x) - phi(LN D_y)| <= Lip(phi) [delta_LN(x) + L_LN |r_x - r_y| + delta_LN(y)] from the triangle
+    inequality and the Lipschitz bounds; Jung: the equilateral triangle of diameter 1 has circumradius
+    1/sqrt(3) > 1/2, so a set of diameter D need not fit in a ball of radius D/2; (iii) with the row
+    factorisation A_i = phi(r_i), a lower Lipschitz bound c_0 on phi separates the rows of A by c_0 |r - r'|."""
+    import z3
+
+    a, b, c, e, dx, dy, K, L, c0, rows = z3.Reals("a b c e delta_x delta_y K L c0 rows")
+    hyps = (K >= 0, L >= 0, dx >= 0, dy >= 0, e >= 0, a <= K * b, b <= dx + c + dy, c <= L * e)
+    bound = K * (dx + L * e + dy) if with_lipschitz else dx + L * e + dy
+    return [
+        ("(ii) transfer display", z3_valid(a <= bound, hyps, "triangle inequality and Lipschitz bounds")),
+        ("(ii) Jung: circumradius 1/sqrt(3) of a unit equilateral triangle exceeds 1/2", sp.Gt(1 / sp.sqrt(3), sp.S.Half)),
+        ("(iii) rows of A differ by >= c0 |r - r'|", z3_valid(rows >= c0 * e, (rows == a, a >= c0 * e), "A_i = phi(r_i)")),
     ]

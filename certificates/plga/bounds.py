@@ -263,7 +263,7 @@ def _diameter(points: np.ndarray) -> float:
         "diam phi(S) <= (prod_j L_j) diam S for a composition of L_j-Lipschitz units; with every "
         "L_j <= kappa < 1 the bound is kappa^N_res diam S (random toy units)",
         Provenance.VERBATIM,
-        "Prop 5.12",
+        "Prop 5.12 (i)",
     ),
     method=Method.NUMERIC,
     expected=Verdict.VERIFIED,
@@ -667,4 +667,30 @@ def operator_bound(ctx: Context, *, power_law_factor) -> Evidence:
         worst = max(worst, lhs / (c_g * np.linalg.norm(D)))
     return within(
         max(worst - 1, 0.0), tolerance=0.0, what=f"largest |Delta G|_F / (C_G |Delta A|_F) = {worst:.3g}", measured=worst
+    )
+
+
+@certificate(
+    "plga.contraction_transfer_and_separation",
+    claim=claim(
+        "Prop 5.12 (ii)-(iii)",
+        "(ii) |phi(LN D_x) - phi(LN D_y)| <= Lip(phi) [delta_LN(x) + L_LN |r_x - r_y| + delta_LN(y)] for any norms, and a "
+        "set of diameter D need not fit in a ball of radius D/2 (Jung); (iii) a lower Lipschitz bound c_0 on phi "
+        "separates the rows of A by c_0 |r - r'|",
+        Provenance.VERBATIM,
+        "Prop 5.12 (ii)",
+        "Prop 5.12 (iii)",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"with_lipschitz": True},
+    mutant=Mutant("the transfer display without the factor Lip(phi)", {"with_lipschitz": False}),
+    tags=("prop512",),
+)
+def contraction_consequences(ctx: Context, *, with_lipschitz) -> Evidence:
+    return all_exact(
+        th.contraction_consequences_lemma(with_lipschitz),
+        proved="(ii) and (iii) follow from the triangle inequality, the Lipschitz bounds and the row factorisation",
+        scope=Scope.GENERAL,
+        assumptions=("norm values as nonnegative reals obeying the triangle inequality",),
     )
