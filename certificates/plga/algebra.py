@@ -1,6 +1,7 @@
 """Exact algebra of PLGA: iSwiGLU, the density operator, the power law, the rank-one generator,
-NOTEARS, softmax shift invariance and Lipschitz constant, Cor 7.1 (plga.md C1-C5, C13-C14, C18,
-C22, C35, E4, E5)."""
+NOTEARS and its positivity floor, the metric learner's row factorisation, softmax shift invariance and
+its sharp Lipschitz constant, Cor 7.1's count, footnote 12 (plga.md C1-C5, C7, C13-C14, C18, C22, C35,
+C36, E4, E5). The general proofs are the ``*_lemma`` functions of ``attncert.theory.plga``."""
 
 from __future__ import annotations
 

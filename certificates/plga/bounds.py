@@ -1,6 +1,7 @@
-"""Quantitative statements of PLGA: Prop 5.10 (Bernstein), Lemma 5.11 (eps-LayerNorm), Prop 5.12 (i),
-Lemma 5.6 as stated, Thm 5.4 (ii), Prop 6.1, Prop 6.4 and the checkpoint-free arithmetic of App. D
-(plga.md C20, C22, C26-C28, C31, C33, N11-N25)."""
+"""Quantitative statements of PLGA: Prop 5.10 (Bernstein), Lemma 5.11 (eps-LayerNorm, its Jacobian and
+the rigorous proxy, E6), Prop 5.12, Lemma 5.6 as stated, Thm 5.4 (ii), Prop 6.1, Prop 6.4, Cor 5.13
+(the operator bound, the envelopes, the a-priori bound's slack, E3) and the checkpoint-free arithmetic
+of App. D and the spec's derived numbers (plga.md C20, C22, C26-C29, C31-C33, N11-N31, E7, E12, E13)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Structural certificates on a random-initialised reference PLGA head (plga.md C4, C7, C8, C12,
-C16, C17, C20 (i), C23). Random-init only: these are controls, not checkpoint measurements."""
+C16-C20, N25, E15) and the order parameter and gradient-asymmetry lemmas (C18 (ii), C20 (iii)).
+Random-init only: these are controls, not checkpoint measurements."""
 
 from __future__ import annotations
 

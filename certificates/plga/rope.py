@@ -1,5 +1,7 @@
-"""RoPE structure: nonresonance (Prop 4.1 Claim A, interval-certified), footnote 3, the torus
-commutant (Claim B), the twirl constant C_Theta and the D.4 numbers (plga.md C10, C25, N1-N9)."""
+"""RoPE structure: nonresonance (Prop 4.1 Claim A) and the torus commutant (Claim B, Cor 7.1) for every
+even d_k and base > 1, footnote 3, positions on a window (E14), Cor 7.1's injectivity, the twirl
+constant C_Theta (interval), the multiplier's geometric sum, the symmetric case and the D.4 numbers
+(plga.md C10, C25, C35, N1-N10, E2, E9-E11, E14)."""
 
 from __future__ import annotations
 
