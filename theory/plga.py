@@ -305,7 +305,10 @@ def commutant_block_lemma() -> tuple[Fact, ...]:
     cos theta_a != cos theta_b; on a diagonal block the map is sin(theta) K with an integer K of
     rank 2 whose kernel is span{vec I, vec J}: the diagonal kernel is {c I + s J} when sin theta != 0."""
     ca, sa, cb, sb = sp.symbols("c_a s_a c_b s_b", real=True)
-    det = sp.expand(block_commutator(ca, sa, cb, sb).det())
+    from sympy.polys.matrices import DomainMatrix
+
+    block = DomainMatrix.from_Matrix(block_commutator(ca, sa, cb, sb))
+    det = sp.expand(block.domain.to_sympy(block.det()))  # exact polynomial determinant
     det_on_circle = sp.expand(det.subs({sa**2: 1 - ca**2, sb**2: 1 - cb**2}))
     c, s = sp.symbols("c s", real=True)
     K = sp.Matrix([[0, -1, -1, 0], [1, 0, 0, -1], [1, 0, 0, -1], [0, 1, 1, 0]])
