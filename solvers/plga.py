@@ -9,8 +9,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-EPS_FLOOR = 1e-9  # the A_LM floor epsilon
-EPS_LN = 1e-6
+from attncert.theory import plga as th
+
+EPS_FLOOR = float(th.EPS_FLOOR)  # the A_LM floor epsilon
+EPS_LN = float(th.EPS_LN)
 
 
 def layer_norm(x: np.ndarray, eps: float = EPS_LN) -> np.ndarray:
@@ -111,6 +113,14 @@ class PLGAHead:
         return causal_softmax(scores), causal_softmax(scores) @ v
 
 
+def order_parameter(t1: np.ndarray, t2: np.ndarray) -> float:
+    """m = |T1 - T2|_rms / ((|T1|_rms + |T2|_rms)/2), and m = 0 whenever the numerator is 0 (Def 5.1, eq. 5.1)."""
+    numerator = float(np.sqrt(np.mean((t1 - t2) ** 2)))
+    if numerator == 0.0:
+        return 0.0
+    return numerator / (0.5 * (float(np.sqrt(np.mean(t1**2))) + float(np.sqrt(np.mean(t2**2)))))
+
+
 def causal_softmax(scores: np.ndarray) -> np.ndarray:
     """Row-wise softmax over the allowed set j <= i, exact zeros above the diagonal."""
     S = scores.shape[0]
@@ -132,9 +142,9 @@ def sdpa(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> np.ndarray:
     return out
 
 
-def rope_frequencies(dk: int, base: float = 10_000.0) -> np.ndarray:
-    """theta_j = base^{-2(j-1)/d_k} in float64."""
-    return base ** (-2 * np.arange(dk // 2) / dk)
+def rope_frequencies(dk: int, base: float | None = None) -> np.ndarray:
+    """theta_j = base^{-2(j-1)/d_k} in float64 (base: theory.plga.ROPE_BASE unless given)."""
+    return float(th.ROPE_BASE if base is None else base) ** (-2 * np.arange(dk // 2) / dk)
 
 
 def difference_frequencies(thetas: np.ndarray, ordered: bool = True) -> np.ndarray:
@@ -171,7 +181,7 @@ def commutant_projection(M: np.ndarray) -> np.ndarray:
     return out
 
 
-def rope_rows(x: np.ndarray, base: float = 10_000.0, offset: int = 0) -> np.ndarray:
+def rope_rows(x: np.ndarray, base: float | None = None, offset: int = 0) -> np.ndarray:
     """RoPE on the rows of x (S x d_k): row n is rotated by R_{n + offset} (0-based positions,
     interleaved planes, as in the reference code; plga.md §1.4)."""
     S, dk = x.shape

@@ -1,34 +1,95 @@
 """Power law graph attention / PLDR-LLM (Gokden, 2026): the mathematics.
 
-Spec: ``../shared/spec/plga.md`` (§1). Exact where possible: RoPE frequencies are algebraic
-numbers base^{-2(j-1)/d_k}, the NOTEARS function is h(M) = tr exp(M o M) - d, the twirl
-constant is C_Theta = max 1/|sin(omega/2)| over the nonzero difference frequencies.
+Spec: ``../shared/spec/plga.md`` (§1-§2). Exact where possible: RoPE frequencies are algebraic
+numbers base^{-2j/d_k}, the NOTEARS function is h(M) = tr exp(M o M) - d, the twirl constant is
+C_Theta = max 1/|sin(omega/2)| over the nonzero difference frequencies.
+
+The ``*_lemma`` functions return named exact facts ``(name, fact)`` for the certificates: each fact
+is a SymPy relational, an expression or matrix that must reduce to zero, or a :class:`Decision` of
+an exact procedure (z3 over the reals or integers). They are symbolic in every parameter the
+paper's statement quantifies over (the size d or d_k, the power k, the base, the angles) unless
+their docstring says otherwise.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
 
 import sympy as sp
 
 u = sp.Symbol("u", real=True)
 
+#: The RoPE base Theta (§4.1, App. B).
+ROPE_BASE = 10_000
+#: Head width d_k of the audited model (App. B, D.1).
+D_K = 64
+#: The A_LM floor epsilon of Def 3.2 (exact).
+EPS_FLOOR = sp.Rational(1, 10**9)
+#: The LayerNorm epsilon of §2.2 (exact).
+EPS_LN = sp.Rational(1, 10**6)
+_QUARTER, _HALF = sp.Rational(1, 4), sp.Rational(1, 2)
 
+Fact = tuple[str, object]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """An exact decision: ``holds`` as decided by the procedure named in ``how``."""
+
+    holds: bool
+    how: str
+
+
+def z3_valid(claim: object, hypotheses: tuple = (), how: str = "") -> Decision:
+    """Decide ``hypotheses => claim`` with z3 (exact real or integer arithmetic): valid iff the
+    negation is unsatisfiable."""
+    import z3
+
+    solver = z3.Solver()
+    solver.add(*hypotheses, z3.Not(claim))
+    answer = solver.check()
+    return Decision(answer == z3.unsat, f"z3: {how or claim} ({'valid' if answer == z3.unsat else answer})")
+
+
+def matrix_identity(expr: sp.MatrixExpr, what: str) -> Decision:
+    """Decide that a matrix expression of symbolic size is the zero matrix: SymPy's expansion of
+    matrix products and sums (distributivity, transposes, inverses) must return the ZeroMatrix."""
+    reduced = sp.expand(expr)
+    return Decision(
+        isinstance(reduced, sp.ZeroMatrix) or reduced == 0, f"sympy expand of matrix expressions: {what} -> {reduced}"
+    )
+
+
+# --- definitions -------------------------------------------------------------------------
 def iswiglu(x: sp.Expr = u) -> sp.Expr:
     """iSwiGLU(u) = u * silu(u) = u^2 sigmoid(u) (Def 3.1)."""
     return x**2 / (1 + sp.exp(-x))
 
 
-def rope_frequencies(dk: int, base: int = 10_000) -> list[sp.Expr]:
-    """theta_j = base^{-2(j-1)/d_k}, j = 1..d_k/2 (eq. 4.1), exact algebraic numbers."""
-    return [sp.Integer(base) ** sp.Rational(-2 * j, dk) for j in range(dk // 2)]
+def rope_frequency(j: sp.Expr, dk: sp.Expr, base: sp.Expr | None = None) -> sp.Expr:
+    """theta_j = base^{-2j/d_k} (eq. 4.1, 0-based j = 0..d_k/2 - 1), exact; base defaults to ROPE_BASE."""
+    return sp.sympify(ROPE_BASE if base is None else base) ** (-2 * sp.sympify(j) / dk)
+
+
+def rope_frequencies(dk: int = D_K, base: int | None = None) -> list[sp.Expr]:
+    """theta_j = base^{-2j/d_k}, j = 0..d_k/2 - 1 (eq. 4.1), exact algebraic numbers."""
+    return [rope_frequency(j, dk, base) for j in range(dk // 2)]
+
+
+def rotation(theta: sp.Expr) -> sp.Matrix:
+    """The plane rotation Rot(theta) of one RoPE plane."""
+    return sp.Matrix([[sp.cos(theta), -sp.sin(theta)], [sp.sin(theta), sp.cos(theta)]])
 
 
 def twirl_multiplier(omega: sp.Expr, S: int) -> sp.Expr:
-    """mu_S(omega) = |sin(S omega/2)| / (S |sin(omega/2)|): the exact multiplier of frequency omega."""
+    """mu_S(omega) = |sin(S omega/2)| / (S |sin(omega/2)|): the exact multiplier of frequency omega (Lemma 5.9)."""
     return sp.Abs(sp.sin(S * omega / 2)) / (S * sp.Abs(sp.sin(omega / 2)))
 
 
-def twirl_constant(dk: int = 64, base: int = 10_000) -> sp.Expr:
-    """C_Theta = 1/sin(omega_min/2) with omega_min = theta_{d/2 - 1} - theta_{d/2} (plga.md C25)."""
+def twirl_constant(dk: int = D_K, base: int | None = None) -> sp.Expr:
+    """C_Theta = 1/sin(omega_min/2) with omega_min = theta_{d/2 - 2} - theta_{d/2 - 1} (Lemma 5.9, plga.md C25)."""
     thetas = rope_frequencies(dk, base)
     return 1 / sp.sin((thetas[-2] - thetas[-1]) / 2)
 
@@ -39,6 +100,813 @@ def notears(M: sp.Matrix) -> sp.Expr:
     return (M.multiply_elementwise(M)).exp().trace() - n
 
 
+def closed_walk_weights(M: sp.Matrix) -> list[sp.Expr]:
+    """tr (M o M)^k for k = 1..d: the total weight of closed walks of length k (eq. 4.12); h(M) is
+    sum_k tr (M o M)^k / k!, and a support is acyclic iff all of these vanish."""
+    N = M.multiply_elementwise(M)
+    out, power = [], sp.eye(M.shape[0])
+    for _ in range(M.shape[0]):
+        power = power * N
+        out.append(power.trace())
+    return out
+
+
 def rank_one_generator(alpha: list[sp.Expr]) -> sp.Matrix:
     """A = 1 alpha^T: identical rows (Prop 3.9)."""
     return sp.ones(len(alpha), 1) * sp.Matrix([alpha])
+
+
+def commutant_block(c: sp.Expr, s: sp.Expr) -> sp.Matrix:
+    """c I + s J on one plane: the torus commutant (Prop 4.1)."""
+    return sp.Matrix([[c, -s], [s, c]])
+
+
+def commutant_projection_block(B: sp.Matrix) -> tuple[sp.Expr, sp.Expr]:
+    """The Frobenius projection of a 2 x 2 block onto span{I, J}: (c, s) = ((B11 + B22)/2, (B21 - B12)/2) (Lemma 5.9's P_T)."""
+    return (B[0, 0] + B[1, 1]) / 2, (B[1, 0] - B[0, 1]) / 2
+
+
+# --- Prop 3.6 -----------------------------------------------------------------------------
+def density_operator_lemma(gram: Callable[[sp.MatrixExpr], sp.MatrixExpr]) -> list[Fact]:
+    """Prop 3.6 for Q of symbolic size S x d_k: D = gram(Q) is symmetric and v^T D v = |Q v|^2 for
+    every v (so D is PSD, and D v = 0 iff Q v = 0: ker D = ker Q, rank D = rank Q <= min(S, d_k));
+    entrywise D_ij = sum_n Q_ni Q_nj (S times the uncentred second moment)."""
+    S, d = sp.symbols("S d_k", integer=True, positive=True)
+    Q, v = sp.MatrixSymbol("Q", S, d), sp.MatrixSymbol("v", d, 1)
+    D = gram(Q)
+    i, j, n = sp.symbols("i j n", integer=True)
+    entry = D[i, j].replace(lambda e: isinstance(e, sp.Sum), lambda e: e.xreplace({e.variables[0]: n}))
+    return [
+        ("D^T = D", matrix_identity((D.T - D).doit(), "D^T - D")),
+        ("v^T D v = (Q v)^T (Q v) = |Q v|^2 >= 0", matrix_identity(v.T * D * v - (Q * v).T * (Q * v), "v^T D v - (Q v)^T (Q v)")),
+        (
+            "D v = 0 => |Q v|^2 = v^T D v = 0 => Q v = 0, and Q v = 0 => D v = Q^T (Q v) = 0",
+            matrix_identity(D * v - Q.T * (Q * v), "D v - Q^T (Q v)"),
+        ),
+        (
+            "D_ij = sum_n Q_ni Q_nj (S times the second moment), symbolic i, j, S",
+            entry - sp.Sum(Q[n, i] * Q[n, j], (n, 0, S - 1)),
+        ),
+    ]
+
+
+# --- Prop 3.7 -----------------------------------------------------------------------------
+def power_law_lemma(combine: Callable[[sp.Expr, sp.Expr], sp.Expr]) -> list[Fact]:
+    """Prop 3.7 entrywise for symbolic a > 0, p, s, t: positivity A_LM = iSwiGLU + eps >= eps > 0,
+    smoothness (the derivatives of a^(p t) stay in the algebra generated by a^(p t), log a, 1/a, p),
+    the group law, A^(o 0) = 1 and the log-linear flow."""
+    a, p, s, t = sp.symbols("a p s t", positive=True)
+    x = sp.Symbol("x", real=True)
+
+    def power(e):
+        return sp.exp(e * p * sp.log(a))
+
+    return [
+        (
+            "iSwiGLU(x) + eps >= eps: {x : iSwiGLU(x) < 0} is empty",
+            sp.Eq(sp.solveset(iswiglu(x) < 0, x, sp.S.Reals), sp.S.EmptySet),
+        ),
+        ("eps > 0", sp.Gt(EPS_FLOOR, 0)),
+        ("d/da a^(pt) = (p t / a) a^(pt)", sp.diff(power(t), a) - p * t / a * power(t)),
+        ("d/dp a^(pt) = t log(a) a^(pt)", sp.diff(power(t), p) - t * sp.log(a) * power(t)),
+        ("group law", power(s + t) - combine(power(s), power(t))),
+        ("A^(o 0) = 1 1^T", power(0) - 1),
+        ("log-linear flow dL/dt = P o log A", sp.diff(sp.expand_log(sp.log(power(t)), force=True), t) - p * sp.log(a)),
+    ]
+
+
+# --- Prop 3.9 -----------------------------------------------------------------------------
+def rank_one_lemma(power_law: Callable[[sp.Expr, sp.Expr], sp.Expr]) -> list[Fact]:
+    """Prop 3.9 (i)-(iii) for A = u v^T of symbolic size d (entries A_ij = u_i v_j), s = v^T u:
+    A^2 = s A; A^k = power_law(s, k) A for every k >= 1 by induction (base k = 1 and the step k -> k + 1
+    with symbolic k); every 2 x 2 minor vanishes (rank <= 1); the matrix determinant lemma
+    det(I + a b^T) = 1 + b^T a by a block factorisation; hence chi_A(lambda) = lambda^{d-1}(lambda - s),
+    det A = 0 for d >= 2 and the spectrum {0, s}; A/s is idempotent (s != 0), A^2 = 0 (s = 0).
+    The paper's A = 1 alpha^T is u = 1, v = alpha (then A 1 = s 1)."""
+    d = sp.Symbol("d", integer=True, positive=True)
+    k = sp.Symbol("k", integer=True, positive=True)
+    i, j, l_, m = sp.symbols("i j l_ m", integer=True)
+    uu, vv = sp.IndexedBase("u"), sp.IndexedBase("v")
+
+    def A(a, b):
+        return uu[a] * vv[b]
+
+    s = sp.Sum(vv[l_] * uu[l_], (l_, 1, d))
+    lam, sv = sp.Symbol("lambda", nonzero=True), sp.Symbol("s")
+    # factor_terms pulls the factors free of the summation index out of each sum (an exact rewrite)
+    square = sp.factor_terms(sp.Sum(A(i, l_) * A(l_, j), (l_, 1, d)))
+    step = sp.powsimp(sp.factor_terms(sp.Sum(power_law(s, k) * A(i, l_) * A(l_, j), (l_, 1, d))))
+    # matrix determinant lemma: L (Id + a b^T, a; 0, 1) L' = (Id, a; 0, 1 + b^T a) with unit triangular L, L'
+    n = sp.Symbol("n", integer=True, positive=True)
+    a_, b_ = sp.MatrixSymbol("a", n, 1), sp.MatrixSymbol("b", n, 1)
+    Id, one, z = sp.Identity(n), sp.Identity(1), sp.ZeroMatrix(n, 1)
+    product = sp.block_collapse(
+        sp.BlockMatrix([[Id, z], [b_.T, one]])
+        * sp.BlockMatrix([[Id + a_ * b_.T, a_], [z.T, one]])
+        * sp.BlockMatrix([[Id, z], [-b_.T, one]])
+    )
+    target = sp.BlockMatrix([[Id, a_], [z.T, one + b_.T * a_]])
+    dd = sp.Symbol("delta", integer=True, nonnegative=True)  # d = delta + 2 >= 2
+    return [
+        ("(A^2)_ij = s A_ij", square - s * A(i, j)),
+        ("induction base: A^1 = power_law(s, 1) A", power_law(sv, 1) * A(i, j) - A(i, j)),
+        (
+            "induction step: (A^k A)_ij = power_law(s, k + 1) A_ij for symbolic k",
+            step - sp.powsimp(power_law(s, k + 1) * A(i, j)),
+        ),
+        ("every 2 x 2 minor vanishes: rank A <= 1", A(i, j) * A(l_, m) - A(i, m) * A(l_, j)),
+        (
+            "determinant lemma: block factorisation of Id + a b^T",
+            Decision(
+                all(isinstance(sp.expand(blk), sp.ZeroMatrix) for blk in sp.block_collapse(product - target).blocks),
+                "sympy block_collapse + expand: L (Id + a b^T, a; 0, 1) L' = (Id, a; 0, 1 + b^T a) blockwise, so "
+                "det(Id + a b^T) = det L (Id + a b^T, a; 0, 1) L' = 1 + b^T a (unit triangular L, L')",
+            ),
+        ),
+        (
+            "chi_A(lambda) = lambda^d det(Id - u v^T / lambda) = lambda^d (1 - s/lambda) = lambda^{d-1}(lambda - s)",
+            sp.expand(lam**d * (1 - sv / lam) - lam ** (d - 1) * (lam - sv)),
+        ),
+        ("det A = (-1)^d chi_A(0) = 0 for d >= 2", sp.Eq((lam ** (dd + 1) * (lam - sv)).subs(lam, 0), 0)),
+        ("spectrum: lambda^{d-1} != 0 for lambda != 0 ...", sp.Ne(lam ** (dd + 1), 0)),
+        (
+            "... so chi_A(lambda) = 0 iff lambda (lambda - s) = 0 iff lambda in {0, s} (d >= 2)",
+            sp.Eq(sp.solveset(sp.Symbol("mu") * (sp.Symbol("mu") - sv), sp.Symbol("mu"), sp.S.Complexes), sp.FiniteSet(0, sv)),
+        ),
+        ("(A/s)^2 = A/s for s != 0", (square / s**2) - A(i, j) / s - (square - s * A(i, j)) / s**2),
+        ("s = 0: A^2 = s A = 0 (nilpotent of index 2 when alpha != 0)", sp.Eq((sv * A(i, j)).subs(sv, 0), 0)),
+        (
+            "A = 1 alpha^T: (A 1)_i = sum_l alpha_l = s",
+            sp.Sum(A(i, l_), (l_, 1, d)).subs(uu[i], 1) - sp.Sum(vv[l_] * 1, (l_, 1, d)),
+        ),
+    ]
+
+
+# --- Prop 4.1 / Cor 7.1 ------------------------------------------------------------------
+FrequencyLaw = Callable[[sp.Expr, sp.Expr, sp.Expr], sp.Expr]
+
+
+def _frequency_symbols() -> tuple[sp.Symbol, sp.Symbol, sp.Symbol, sp.Expr]:
+    """Symbolic (j, h, t, base) with d_k = 2h, 0 <= j, base = 1 + t > 1."""
+    j = sp.Symbol("j", integer=True, nonnegative=True)
+    h = sp.Symbol("h", integer=True, positive=True)
+    t = sp.Symbol("t", positive=True)
+    return j, h, t, 1 + t
+
+
+@cache
+def frequency_structure_lemma(law: FrequencyLaw = rope_frequency) -> tuple[Fact, ...]:
+    """For every even d_k = 2h, every base = 1 + t > 1 and every 0 <= j: theta_j = law(j, d_k, base)
+    is positive, at most theta_0, strictly decreasing in j, and theta_0 < pi (Prop 4.1 Claim A's
+    structural facts), proved on log theta_j = log theta_0 - 2 j log(base)/d_k."""
+    j, h, _, base = _frequency_symbols()
+    dk = 2 * h
+    theta0 = sp.simplify(law(0, dk, base))
+    log_ratio = sp.expand_log(sp.log(law(j + 1, dk, base) / law(j, dk, base)), force=True)
+    log_decay = sp.expand_log(sp.log(law(j, dk, base) / theta0), force=True)
+    return (
+        ("theta_j > 0", sp.Gt(law(j, dk, base), 0)),
+        ("log(theta_j / theta_0) = -2 j log(base)/d_k <= 0", sp.Le(sp.factor_terms(sp.expand(log_decay)), 0)),
+        (
+            "log(theta_{j+1}/theta_j) = -2 log(base)/d_k < 0 (strictly decreasing)",
+            sp.Lt(sp.factor_terms(sp.expand(log_ratio)), 0),
+        ),
+        ("theta_0 < pi", sp.Lt(theta0, sp.pi)),
+    )
+
+
+@cache
+def sine_positive_lemma() -> tuple[Fact, ...]:
+    """sin > 0 on (0, pi) (SymPy solveset), and cos a - cos b = -2 sin((a+b)/2) sin((a-b)/2): hence cos is
+    strictly decreasing on [0, pi], so distinct angles in (0, pi) have distinct cosines and nonzero sines."""
+    x, a, b = sp.symbols("x a b", real=True)
+    return (
+        (
+            "{x in (0, pi) : sin x <= 0} is empty",
+            sp.Eq(sp.solveset(sp.sin(x) <= 0, x, sp.Interval.open(0, sp.pi)), sp.S.EmptySet),
+        ),
+        (
+            "cos a - cos b = -2 sin((a+b)/2) sin((a-b)/2)",
+            sp.expand_trig(sp.cos(a) - sp.cos(b) + 2 * sp.sin((a + b) / 2) * sp.sin((a - b) / 2)).rewrite(sp.exp),
+        ),
+    )
+
+
+def block_commutator(ca: sp.Expr, sa: sp.Expr, cb: sp.Expr, sb: sp.Expr) -> sp.Matrix:
+    """vec of X -> R_a X - X R_b on a 2 x 2 block (column-major vec): I (x) R_a - R_b^T (x) I."""
+    Ra, Rb = commutant_block(ca, sa), commutant_block(cb, sb)
+    return sp.kronecker_product(sp.eye(2), Ra) - sp.kronecker_product(Rb.T, sp.eye(2))
+
+
+@cache
+def commutant_block_lemma() -> tuple[Fact, ...]:
+    """The 2 x 2-block lemma for rotations R_a = (c_a, -s_a; s_a, c_a) (c^2 + s^2 = 1, symbolic):
+    det(I (x) R_a - R_b^T (x) I) = 4 (c_a - c_b)^2, so the off-diagonal block map is injective iff
+    cos theta_a != cos theta_b; on a diagonal block the map is sin(theta) K with an integer K of
+    rank 2 whose kernel is span{vec I, vec J}: the diagonal kernel is {c I + s J} when sin theta != 0."""
+    ca, sa, cb, sb = sp.symbols("c_a s_a c_b s_b", real=True)
+    from sympy.polys.matrices import DomainMatrix
+
+    block = DomainMatrix.from_Matrix(block_commutator(ca, sa, cb, sb))
+    det = sp.expand(block.domain.to_sympy(block.det()))  # exact polynomial determinant
+    det_on_circle = sp.expand(det.subs({sa**2: 1 - ca**2, sb**2: 1 - cb**2}))
+    c, s = sp.symbols("c s", real=True)
+    K = sp.Matrix([[0, -1, -1, 0], [1, 0, 0, -1], [1, 0, 0, -1], [0, 1, 1, 0]])
+    vec_I, vec_J = sp.Matrix([1, 0, 0, 1]), sp.Matrix([0, 1, -1, 0])
+    return (
+        (
+            "det(I (x) R_a - R_b^T (x) I) = 4 (cos a - cos b)^2 on the unit circle",
+            sp.expand(det_on_circle.subs({sa**4: (1 - ca**2) ** 2, sb**4: (1 - cb**2) ** 2}) - 4 * (ca - cb) ** 2),
+        ),
+        ("diagonal block: I (x) R - R^T (x) I = sin(theta) K", block_commutator(c, s, c, s) - s * K),
+        ("rank K = 2", sp.Eq(K.rank(), 2)),
+        ("K vec(I) = 0", K * vec_I),
+        ("K vec(J) = 0", K * vec_J),
+    )
+
+
+def commutant_dimension_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
+    """dim {G : G R_1 = R_1 G} = d_k for every even d_k and base > 1 (Prop 4.1 Claim B, Cor 7.1): the
+    commutator is block diagonal over the (d_k/2)^2 plane pairs; off-diagonal blocks contribute 0
+    (cosines distinct by the frequency structure and the sine lemma), diagonal blocks 2 each (sines
+    nonzero); the sum is d_k, and d_k^2 - d_k = 4032 at d_k = 64."""
+    a = sp.Symbol("a", integer=True, positive=True)
+    h = sp.Symbol("h", integer=True, positive=True)
+    dim = sp.Sum(2, (a, 1, h)).doit() + sp.Sum(0, (a, 1, h * (h - 1))).doit()
+    return [
+        *frequency_structure_lemma(law),
+        *sine_positive_lemma(),
+        *commutant_block_lemma(),
+        ("dim = sum over the d_k/2 diagonal blocks of 2 + sum over off-diagonal blocks of 0 = d_k", dim - 2 * h),
+        ("codimension d_k^2 - d_k = 4032 at d_k = 64", sp.Eq(((2 * h) ** 2 - dim).subs(h, 32), 4032)),
+    ]
+
+
+def nonresonance_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
+    """Prop 4.1 Claim A for every even d_k and base > 1: with 0 < theta_b < theta_a <= theta_0 < pi,
+    2 theta_a, theta_a - theta_b and theta_a + theta_b lie in (0, 2 pi), so none is a multiple of 2 pi
+    (the last step by z3 over the reals)."""
+    import z3
+
+    _, h, _, base = _frequency_symbols()
+    theta0 = sp.simplify(law(0, 2 * h, base))
+    ta, tb, pi, top = z3.Reals("theta_a theta_b pi theta_0")
+    hyps = (0 < tb, tb < ta, ta <= top, top <= 1, pi > 3)
+    claim = z3.And(2 * ta > 0, 2 * ta < 2 * pi, ta - tb > 0, ta - tb < 2 * pi, ta + tb > 0, ta + tb < 2 * pi)
+    n = z3.Int("n")
+    # E11: Prop 4.1's form (theta_a != +-theta_b mod 2 pi, theta_a != 0 mod pi) is Lemma 5.9's form
+    # (2 theta_a, theta_a -+ theta_b not in 2 pi Z): the only non-identical clause is 2 theta = 2 pi n <=> theta = pi n
+    same_forms = z3_valid(
+        z3.ForAll([n], (2 * ta == 2 * pi * n) == (ta == pi * n)), (pi > 3,), "2 theta = 2 pi n <=> theta = pi n"
+    )
+    return [
+        *frequency_structure_lemma(law),
+        ("2 theta_0 < 2 pi needs theta_0 <= 1 < 3 < pi: theta_0 <= 1", sp.Le(theta0, 1)),
+        (
+            "0 < theta_b < theta_a <= theta_0 <= 1 => 2 theta_a, theta_a -+ theta_b in (0, 2 pi)",
+            z3_valid(claim, hyps, "frequencies in (0, 2 pi)"),
+        ),
+        ("E11: the two forms of nonresonance (Prop 4.1, Lemma 5.9) are equivalent", same_forms),
+    ]
+
+
+# --- Thm 4.4 ------------------------------------------------------------------------------
+def notears_lemma(loops_are_cycles: bool = True) -> list[Fact]:
+    """Thm 4.4 for every d: with N = M o M (entries w^2 >= 0), h(M) = sum_{k>=1} tr N^k / k! and
+    tr N^k is the total weight of closed walks of length k, a sum of products of entries of N.
+    Acyclic => h = 0: order the vertices topologically, so N_ij = 0 for j < i + 1 (self-loops count
+    as cycles); by induction on k (step decided by z3 over the integers) (N^k)_ij = 0 for j < i + k,
+    so every diagonal entry of N^k (k >= 1) vanishes, tr N^k = 0 and h = 0. A cycle of length L with
+    nonzero weights => one closed walk of positive weight prod w_e^2 and all others >= 0, so
+    tr N^L > 0 and h >= tr N^L / L! > 0. ``loops_are_cycles = False`` is the wrong reading in which a
+    topological order only gives N_ij = 0 for j < i."""
+    import z3
+
+    w = sp.Symbol("w", real=True)
+    i, j, mid, k = z3.Ints("i j l k")
+    offset = 1 if loops_are_cycles else 0  # acyclic: N_ij = 0 whenever j < i + offset
+    step = z3_valid(
+        z3.Implies(j < i + (k + 1) * offset, z3.Or(mid < i + k * offset, j < mid + offset)),
+        (k >= 1,),
+        "(N^{k+1})_ij = sum_l (N^k)_il N_lj: every term vanishes when j < i + (k+1) offset",
+    )
+    diagonal = z3_valid(i < i + k * offset, (k >= 1,), "diagonal entries of N^k are below the zero band: i < i + k offset")
+    y = sp.IndexedBase("y", positive=True)  # the squared weights w_e^2 > 0 along a cycle
+    m, L = sp.Symbol("m", integer=True), sp.Symbol("L", integer=True, positive=True)
+    return [
+        ("entries of N = M o M are >= 0", sp.Ge(w**2, 0)),
+        ("zero band grows by one per power (induction step)", step),
+        ("tr N^k = 0 for k >= 1 on an acyclic support", diagonal),
+        ("a cycle of length L has closed-walk weight prod w_e^2 > 0", sp.Gt(sp.Product(y[m], (m, 1, L)), 0)),
+        ("h >= tr N^L / L! > 0 when a cycle exists", sp.Gt(1 / sp.factorial(L), 0)),
+    ]
+
+
+# --- Prop 5.2 (iii) ----------------------------------------------------------------------
+def softmax_shift_lemma(shift: Callable[[sp.Expr, sp.Expr], sp.Expr]) -> list[Fact]:
+    """Prop 5.2 (iii), row level, for rows of symbolic length n: softmax(z') = softmax(z) if
+    z'_i = shift(z_i, c) with the common shift z_i + c ("if"); and softmax(z') = softmax(z) forces
+    z'_i - z_i = log sum e^{z'} - log sum e^{z}, the same for every i ("only if", by taking logs)."""
+    n = sp.Symbol("n", integer=True, positive=True)
+    i, j = sp.symbols("i j", integer=True)
+    z, zp = sp.IndexedBase("z", real=True), sp.IndexedBase("zp", real=True)
+    c = sp.Symbol("c", real=True)
+    Zpos = sp.Symbol("Z", positive=True)  # sum_j e^{z_j}
+    Zppos = sp.Symbol("Zp", positive=True)  # sum_j e^{z'_j}
+    shifted = sp.expand(sp.exp(shift(z[j], c)), power_exp=True)
+    log_p = sp.expand_log(sp.log(sp.exp(z[i]) / Zpos), force=True)
+    log_pp = sp.expand_log(sp.log(sp.exp(zp[i]) / Zppos), force=True)
+    return [
+        ("if: sum_j e^{z'_j} = e^c sum_j e^{z_j} termwise", sp.Sum(shifted - sp.exp(c) * sp.exp(z[j]), (j, 1, n))),
+        (
+            "if: e^{z'_i} / (e^c sum_j e^{z_j}) = e^{z_i} / sum_j e^{z_j}",
+            shifted.subs(j, i) / (sp.exp(c) * Zpos) - sp.exp(z[i]) / Zpos,
+        ),
+        ("log p_i = z_i - log sum_j e^{z_j}", log_p - (z[i] - sp.log(Zpos))),
+        (
+            "only if: log p'_i = log p_i gives z'_i - z_i = log Z' - log Z, independent of i",
+            (log_pp - log_p) - ((zp[i] - z[i]) - (sp.log(Zppos) - sp.log(Zpos))),
+        ),
+    ]
+
+
+# --- Lemma 5.6 ----------------------------------------------------------------------------
+def softmax_jacobian_lemma(constant: sp.Expr = sp.S.Half) -> list[Fact]:
+    """Lemma 5.6 with the sharp constant (E5), every n: J = diag(p) - p p^T is symmetric PSD
+    (x^T J x = sum p_i (x_i - m)^2 with m = sum p_i x_i, using sum p_i = 1), and by Gershgorin its
+    eigenvalues are <= p_i - p_i^2 + p_i (1 - p_i) = 2 p_i (1 - p_i) <= constant (z3); so
+    |J|_2 <= constant and softmax is constant-Lipschitz (mean value theorem on the convex R^n). Sharp:
+    at n = 2, p = (1/2, 1/2), J has the eigenvalue 1/2."""
+    import z3
+
+    n = sp.Symbol("n", integer=True, positive=True)
+    i = sp.Symbol("i", integer=True)
+    p, x = sp.IndexedBase("p", real=True), sp.IndexedBase("x", real=True)
+    mean = sp.Sum(p[i] * x[i], (i, 1, n))
+    one = sp.Sum(p[i], (i, 1, n))
+    quad = sp.Sum(p[i] * x[i] ** 2, (i, 1, n)) - mean**2
+    variance = sp.Sum(p[i] * x[i] ** 2, (i, 1, n)) - 2 * mean * sp.Sum(p[i] * x[i], (i, 1, n)) + mean**2 * one
+    pi_ = z3.Real("p")
+    gersh = z3_valid(
+        2 * pi_ * (1 - pi_) <= z3.RealVal(str(constant)), (pi_ >= 0, pi_ <= 1), f"2 p (1 - p) <= {constant} on [0, 1]"
+    )
+    J2 = sp.Matrix([[sp.Rational(1, 4), -sp.Rational(1, 4)], [-sp.Rational(1, 4), sp.Rational(1, 4)]])
+    half = sp.Rational(1, 2)
+    return [
+        ("x^T J x = sum p_i (x_i - m)^2 when sum p_i = 1 (PSD)", sp.expand((variance - quad).subs(one, 1))),
+        ("Gershgorin row bound 2 p_i (1 - p_i) <= constant", gersh),
+        (
+            "sharp: diag(p) - p p^T at p = (1/2, 1/2) has eigenvalue 1/2 <= constant",
+            sp.Eq(max(J2.eigenvals()), half) & sp.Le(half, constant),
+        ),
+    ]
+
+
+# --- Lemma 5.9 ----------------------------------------------------------------------------
+def geometric_sum_lemma(multiple: int = 1) -> list[Fact]:
+    """Lemma 5.9's multiplier for symbolic S and omega, written in y = e^{i omega/2} (|y| = 1, y^2 != 1):
+    sum_{n=1}^S y^{2n} = y^2 (y^{2S} - 1)/(y^2 - 1) (geometric series) equals
+    y^{S+1} sin(S omega/2)/sin(omega/2) with sin(m omega/2) = (y^m - y^{-m})/(2i); as |y^{S+1}| = 1,
+    |sum| = |sin(S omega/2)/sin(omega/2)| and mu_S = |sum|/S. ``multiple`` = 2 is the wrong
+    sin(S omega)/sin(omega)."""
+    S = sp.Symbol("S", integer=True, positive=True)
+    n = sp.Symbol("n", integer=True)
+    q = sp.Symbol("q", nonzero=True)  # q = y^2 = e^{i omega} != 1
+    y = sp.Symbol("y", nonzero=True)
+    series = sp.summation(q**n, (n, 1, S))
+    general = series.args[1][0] if isinstance(series, sp.Piecewise) else series
+
+    shift = sp.summation(q ** (n + 1), (n, 0, S - 1)) - series  # 0-based positions: the sum times e^{i omega}
+
+    def sin_half(m):
+        return (y ** (m * multiple) - y ** (-m * multiple)) / (2 * sp.I)
+
+    return [
+        ("sum_{n=1}^S q^n = q (q^S - 1)/(q - 1) for q != 1", sp.cancel(general - q * (q**S - 1) / (q - 1))),
+        (
+            "y^2 (y^{2S} - 1)/(y^2 - 1) = y^{S+1} sin(S omega/2)/sin(omega/2)",
+            sp.cancel(
+                sp.expand(y**2 * (y ** (2 * S) - 1) / (y**2 - 1) - y ** (S + 1) * sin_half(S) / sin_half(1), power_exp=True)
+            ),
+        ),
+        ("E9: 0-based positions n = 0..S-1 give q^{-1} times the same sum (same modulus)", sp.simplify(shift)),
+    ]
+
+
+def symmetric_projection_lemma(
+    projection: Callable[[sp.Matrix], tuple[sp.Expr, sp.Expr]] = commutant_projection_block,
+) -> list[Fact]:
+    """Lemma 5.9's P_T on one plane: (c, s) = projection(B) is the Frobenius projection onto
+    span{I, J} (the residual B - (c I + s J) is orthogonal to I and J), and for symmetric M every
+    diagonal block is symmetric, so the J_2 part s vanishes: P_T(M) = (+)_j c_j I_2."""
+    B = sp.Matrix(2, 2, sp.symbols("b11 b12 b21 b22", real=True))
+    c, s = projection(B)
+    residual = B - commutant_block(c, s)
+    J = commutant_block(0, 1)
+    Bsym = B.subs(B[1, 0], B[0, 1])
+    return [
+        ("<B - P B, I>_F = 0", (residual.T * sp.eye(2)).trace()),
+        ("<B - P B, J>_F = 0", (residual.T * J).trace()),
+        ("symmetric block: J_2 component s = 0", projection(Bsym)[1]),
+    ]
+
+
+# --- Lemma 5.11 --------------------------------------------------------------------------
+def layer_norm_lemma(radius: Callable[[sp.Expr, sp.Expr, sp.Expr], sp.Expr]) -> list[Fact]:
+    """Lemma 5.11 (i)-(iii) for rows of symbolic length d: the mean of r + delta 1 is rbar + delta, so
+    the centred row and the variance (hence rho) are shift invariant; rho(c r) - rho(r) has the stated
+    closed form per centred component; |u|^2 = sum (r_i - rbar)^2/(v + eps) = d v/(v + eps) = radius,
+    < d for eps > 0; and 1 - (1 + x)^{-1/2} <= x/2 on x >= 0, both by the derivative sign (f(0) = 0,
+    f' = (1 - (1 + x)^{-3/2})/2 >= 0, decided by z3 in y = sqrt(1 + x) >= 1) and directly
+    (y^3 - 3y + 2 = (y - 1)^2 (y + 2) >= 0, z3)."""
+    import z3
+
+    d = sp.Symbol("d", integer=True, positive=True)
+    k = sp.Symbol("k", integer=True)
+    r = sp.IndexedBase("r", real=True)
+    delta = sp.Symbol("delta", real=True)
+    eps, c, V, var = sp.symbols("epsilon c V v", positive=True)
+    xc = sp.Symbol("x", real=True)
+    mean_shift = sp.Sum(r[k] + delta, (k, 1, d)) / d - (sp.Sum(r[k], (k, 1, d)) / d + delta)
+    squares = sp.Symbol("Q", positive=True)  # sum (r_i - rbar)^2 = d v
+    difference = c * xc / sp.sqrt(c**2 * V + eps) - xc / sp.sqrt(V + eps)
+    formula = xc / sp.sqrt(V) * (1 / sp.sqrt(1 + eps / (c**2 * V)) - 1 / sp.sqrt(1 + eps / V))
+    x = sp.Symbol("x", nonnegative=True)
+    f = x / 2 - 1 + (1 + x) ** sp.Rational(-1, 2)
+    y = z3.Real("y")
+    return [
+        ("mean(r + delta 1) = mean(r) + delta (so centred row and variance are unchanged)", sp.simplify(mean_shift)),
+        ("scale difference formula", sp.simplify(difference - formula)),
+        ("|u|^2 = (d v)/(v + eps) = radius", sp.simplify(squares / (var + eps) - radius(d, var, eps)).subs(squares, d * var)),
+        ("d v/(v + eps) < d", sp.Lt(sp.factor(sp.together(d * var / (var + eps) - d)), 0)),
+        ("f(0) = 0 for f = x/2 - 1 + (1 + x)^(-1/2)", f.subs(x, 0)),
+        ("f'(x) = (1 - (1 + x)^(-3/2))/2", sp.diff(f, x) - (1 - (1 + x) ** sp.Rational(-3, 2)) / 2),
+        (
+            "f' >= 0 on x >= 0: with y = sqrt(1 + x) >= 1, 1 - y^(-3) >= 0 iff y^3 >= 1",
+            z3_valid(y**3 >= 1, (y >= 1,), "y^3 >= 1 on y >= 1"),
+        ),
+        ("1 - 1/y <= (y^2 - 1)/2 for y >= 1", z3_valid(y**3 - 3 * y + 2 >= 0, (y >= 1,), "y^3 - 3 y + 2 >= 0 on y >= 1")),
+    ]
+
+
+def layer_norm_jacobian_lemma(projection_weight: int = 1) -> list[Fact]:
+    """Lemma 5.11 (iv): for u(r) = P r / sqrt(v + eps), v = |P r|^2 / d (P the centring matrix, symbolic
+    size d), the chain rule gives du/dr = P/sqrt(w) - P r (P^T P r)^T/(d w^{3/2}) (w = v + eps), which
+    equals the stated factorisation (I - u u^T/d) P / sqrt(v + eps) (``projection_weight`` 1 on u u^T/d)."""
+    d = sp.Symbol("d", integer=True, positive=True)
+    P, r = sp.MatrixSymbol("P", d, d), sp.MatrixSymbol("r", d, 1)
+    w = sp.Symbol("w", positive=True)
+    chain = P / sp.sqrt(w) - P * r * r.T * P.T * P / (d * w ** sp.Rational(3, 2))
+    uu = P * r / sp.sqrt(w)
+    stated = (sp.Identity(d) - projection_weight * uu * uu.T / d) * P / sp.sqrt(w)
+    return [("du/dr = (I - u u^T/d) P / sqrt(v + eps)", matrix_identity(chain - stated, "chain rule - (I - u u^T/d) P/sqrt(w)"))]
+
+
+# --- Thm 5.4 (ii), Cor 7.1, Conj 8.3 footnote 12 -----------------------------------------
+def absorption_lemma(operator: Callable[[sp.Expr, sp.Expr], sp.Matrix]) -> list[Fact]:
+    """Thm 5.4 (ii): (X W + 1 b^T) G = X (W G) + 1 (b^T G) for X, W, b, G of symbolic sizes; on one
+    plane with symbolic angle theta and positions n, m, G = operator(c, s) commutes with every R_n and
+    R_{-n} G R_m = G R_{m-n} (the block-diagonal R_n lift this plane by plane)."""
+    S, d = sp.symbols("S d", integer=True, positive=True)
+    X, W, G = sp.MatrixSymbol("X", S, d), sp.MatrixSymbol("W", d, d), sp.MatrixSymbol("G", d, d)
+    b, one = sp.MatrixSymbol("b", d, 1), sp.MatrixSymbol("1", S, 1)
+    c, s, x, y = sp.symbols("c s x y", real=True)
+    Gp = operator(c, s)
+    return [
+        (
+            "affine absorption",
+            matrix_identity((X * W + one * b.T) * G - (X * (W * G) + one * (b.T * G)), "(X W + 1 b^T) G - X (W G) - 1 (b^T G)"),
+        ),
+        (
+            "Rot(x) G* = G* Rot(x) for every angle x (so R_n G* = G* R_n, RoPE(Q G*) = RoPE(Q) G*)",
+            sp.expand(rotation(x) * Gp - Gp * rotation(x)),
+        ),
+        (
+            "group law Rot(x) Rot(y) = Rot(x + y), hence R_{-n} G* R_m = G* R_{-n} R_m = G* R_{m-n}",
+            sp.expand(sp.expand_trig(rotation(x) * rotation(y) - rotation(x + y))),
+        ),
+    ]
+
+
+def injectivity_lemma(probe: Callable[[sp.MatrixExpr], sp.MatrixExpr] = lambda D: D) -> list[Fact]:
+    """Cor 7.1 injectivity for symbolic d_k: R_0 = I, so at n = m = 0 the score map is
+    (q, k) -> q^T D k with D = G - G'; probing with all q, k (unrestricted reachability) reads every
+    entry D_ij = e_i^T D e_j, so equal score maps force G = G'. ``probe`` is the operator the probes
+    see (D itself when q, k range over all of R^{d_k})."""
+    d = sp.Symbol("d_k", integer=True, positive=True)
+    D = sp.MatrixSymbol("D", d, d)
+    i, j = sp.symbols("i j", integer=True)
+    return [
+        ("R_0 = Rot(0) = I on every plane", rotation(0) - sp.eye(2)),
+        ("score map at n = m = 0 is q^T D k", matrix_identity(sp.Identity(d) * D * sp.Identity(d) - D, "I D I - D")),
+        ("the probes read every entry: (probe D)_ij = D_ij", probe(D)[i, j] - D[i, j]),
+    ]
+
+
+def congruence_lemma(transform: Callable[[sp.MatrixExpr, sp.MatrixExpr], sp.MatrixExpr]) -> list[Fact]:
+    """Conj 8.3 footnote 12 for symbolic d: the symmetric part of transform(G, S) = S^{-T} G S^{-1} is
+    S^{-T} sym(G) S^{-1}, a congruence, so its inertia is that of sym(G) (Sylvester's law of inertia)."""
+    d = sp.Symbol("d", integer=True, positive=True)
+    G, S = sp.MatrixSymbol("G", d, d), sp.MatrixSymbol("S", d, d)
+    T = transform(G, S)
+    Si = S.I
+    return [
+        (
+            "sym(T) = S^{-T} sym(G) S^{-1}",
+            matrix_identity((T + T.T) / 2 - Si.T * (G + G.T) * Si / 2, "sym(T) - S^{-T} sym(G) S^{-1}"),
+        )
+    ]
+
+
+# --- Prop 6.1 -----------------------------------------------------------------------------
+def scale_covariance_lemma(f: Callable[[sp.Expr, sp.Expr, sp.Expr], sp.Expr]) -> list[Fact]:
+    """Prop 6.1 / Cor 6.2. Direct direction: f(u) = f(c, p, u) satisfies f(lambda u) = g(lambda) f(u) with g
+    independent of u. Forcing: covariance at (lambda, mu), (mu, 1), (lambda mu, 1) gives
+    g(lambda mu) f(1) = g(lambda) g(mu) f(1), so g solves the multiplicative Cauchy equation with g(1) = 1;
+    under differentiability, d/dmu at mu = 1 gives lambda g'(lambda) = p g(lambda) with p = g'(1), whose
+    solution with g(1) = 1 is lambda^p, and f(u) = f(1) g(u) = f(1) u^p. (Measurable solutions of Cauchy's
+    equation are the same powers: Aczel's theorem, cited, not re-proved.)"""
+    uu, lam, mu, c, p = sp.symbols("u lambda mu c p", positive=True)
+    g = sp.simplify(f(lam * uu, c, p) / f(uu, c, p))
+    gf = sp.Function("g")
+    F1 = sp.Symbol("f1", positive=True)  # f(1)
+    # the three instances of covariance, as linear equations in the unknown values of f
+    f_mu, f_lm = sp.symbols("f_mu f_lm")
+    eqs = [sp.Eq(f_lm, gf(lam) * f_mu), sp.Eq(f_mu, gf(mu) * F1), sp.Eq(f_lm, gf(lam * mu) * F1)]
+    sol = sp.solve(eqs[:2], [f_lm, f_mu], dict=True)[0]
+    cauchy = sp.simplify(eqs[2].lhs.subs(sol) - eqs[2].rhs.subs(sol))  # = F1 (g(lam) g(mu) - g(lam mu))
+    xi = sp.Symbol("xi")
+    at_one = sp.diff(gf(lam * mu) - gf(lam) * gf(mu), mu).subs(mu, 1)  # d/dmu of the Cauchy equation at mu = 1
+    euler = lam * sp.diff(gf(lam), lam) - sp.Subs(sp.Derivative(gf(xi), xi), xi, 1) * gf(lam)
+    ode = sp.dsolve(sp.Eq(lam * gf(lam).diff(lam), p * gf(lam)), gf(lam), ics={gf(1): 1})
+    return [
+        ("f(lambda u)/f(u) is independent of u", sp.Eq(sp.diff(g, uu), 0)),
+        ("g(lambda mu) = g(lambda) g(mu) for that g", sp.simplify(g.subs(lam, lam * mu) - g * g.subs(lam, mu))),
+        (
+            "covariance forces f(1) (g(lambda) g(mu) - g(lambda mu)) = 0",
+            sp.expand(cauchy - F1 * (gf(lam) * gf(mu) - gf(lam * mu))),
+        ),
+        (
+            "d/dmu at mu = 1: lambda g'(lambda) = g'(1) g(lambda), i.e. lambda g' = p g with p = g'(1)",
+            sp.simplify((at_one - euler).doit()),
+        ),
+        ("lambda g' = p g, g(1) = 1 => g(lambda) = lambda^p", ode.rhs - lam**p),
+    ]
+
+
+def commutant_dimension(thetas: list[sp.Expr]) -> int:
+    """dim {G : G R_1 = R_1 G} for R_1 = (+)_j Rot(theta_j), counted block by block with the
+    2 x 2-block lemma: an off-diagonal block pair (a, b) contributes 0 when cos theta_a != cos theta_b
+    (decided by an outward-rounded interval excluding 0) and 2 when the angles coincide exactly; a
+    diagonal block contributes 2 when sin theta != 0 (interval), else 4."""
+    import mpmath
+
+    old = mpmath.iv.prec
+    mpmath.iv.prec = 120
+    try:
+
+        def enclosure(x: sp.Expr):
+            mid = sp.Float(sp.N(x, 40), 40)
+            return mpmath.iv.mpf([str(mid - sp.Float("1e-35", 40)), str(mid + sp.Float("1e-35", 40))])
+
+        boxes = [enclosure(t) for t in thetas]
+        dim = 0
+        for a, ta in enumerate(thetas):
+            for b, tb in enumerate(thetas):
+                if a == b:
+                    sin = mpmath.iv.sin(boxes[a])
+                    dim += 2 if (sin.a > 0 or sin.b < 0) else 4
+                else:
+                    gap = mpmath.iv.cos(boxes[a]) - mpmath.iv.cos(boxes[b])
+                    if gap.a > 0 or gap.b < 0:
+                        continue
+                    if sp.simplify(ta - tb) != 0:
+                        raise ValueError(f"cannot separate cos theta_{a} from cos theta_{b}")
+                    dim += 2
+        return dim
+    finally:
+        mpmath.iv.prec = old
+
+
+# --- Prop 3.11 (ii)-(iv) ----------------------------------------------------------------------
+def row_factorisation_lemma(shared: bool = True) -> list[Fact]:
+    """Prop 3.11 (ii)-(iv) from the row factorisation A(x)_i = phi(LN(D(x))_i), decided by z3 with
+    uninterpreted functions (any sets of inputs, rows and heads): (ii) all rows of all A(x) equal one
+    alpha* iff phi is constant alpha* on the union of the rows; (iii) with phi shared by the heads
+    (``shared``), a constant phi forces A^(h) = 1 alpha*^T with the same alpha* for every head; (iv) the
+    Frobenius bound sum_i |phi(r_i) - phi(r'_i)|^2 <= Lip^2 sum_i |r_i - r'_i|^2 from the per-row
+    Lipschitz inequality (a sum of nonnegative slacks)."""
+    import z3
+
+    X, Row, Vec, Head = z3.DeclareSort("X"), z3.DeclareSort("Row"), z3.DeclareSort("Vec"), z3.DeclareSort("Head")
+    index = z3.IntSort()
+    row = z3.Function("row", X, index, Row)  # row i of LN(D(x))
+    phi = z3.Function("phi", Row, Vec)
+    alpha = z3.Const("alpha", Vec)
+    x, r = z3.Const("x", X), z3.Const("r", Row)
+    i = z3.Int("i")
+    rows_equal = z3.ForAll([x, i], phi(row(x, i)) == alpha)
+    const_on_union = z3.ForAll([r], z3.Implies(z3.Exists([x, i], row(x, i) == r), phi(r) == alpha))
+    head_row = z3.Function("head_row", Head, X, index, Row)
+    phi_h = z3.Function("phi_h", Head, Row, Vec)
+    h = z3.Const("h", Head)
+
+    def learner(hh, rr):
+        return phi(rr) if shared else phi_h(hh, rr)
+
+    every_head = z3.ForAll([h, x, i], learner(h, head_row(h, x, i)) == alpha)
+    k = sp.Symbol("k", integer=True)
+    n = sp.Symbol("n", integer=True, positive=True)
+    slack = sp.IndexedBase("sigma", nonnegative=True)  # Lip^2 |r_k - r'_k|^2 - |phi(r_k) - phi(r'_k)|^2 >= 0 per row
+    return [
+        (
+            "(ii) rows equal alpha* for all x <=> phi = alpha* on the union of the rows",
+            z3_valid(rows_equal == const_on_union, (), "(ii)"),
+        ),
+        (
+            "(iii) a constant shared phi forces A^(h) = 1 alpha*^T for every head",
+            z3_valid(every_head, (z3.ForAll([r], phi(r) == alpha),), "(iii)"),
+        ),
+        ("(iv) Lip^2 |LN D - LN D'|_F^2 - |A - A'|_F^2 = sum of per-row slacks >= 0", sp.Ge(sp.Sum(slack[k], (k, 1, n)), 0)),
+    ]
+
+
+# --- Prop 5.2 (ii) ------------------------------------------------------------------------
+def order_parameter_lemma(piecewise: bool = True) -> list[Fact]:
+    """Prop 5.2 (ii) with the piecewise convention m = 0 when the numerator vanishes: for norms
+    n_1, n_2 >= 0 and a difference norm 0 <= delta <= n_1 + n_2 (triangle inequality), m = 0 iff
+    delta = 0 (z3 over the reals); so m = 0 over all pairs iff T is exactly input-invariant. Without the
+    piecewise convention (``piecewise`` False) the 0/0 case leaves m undetermined and the equivalence fails."""
+    import z3
+
+    n1, n2, delta, m = z3.Reals("n1 n2 delta m")
+    ratio = m * (n1 + n2) / 2 == delta
+    definition = z3.If(delta == 0, m == 0, ratio) if piecewise else ratio
+    hyps = (n1 >= 0, n2 >= 0, delta >= 0, delta <= n1 + n2, definition)
+    return [("m = 0 iff the numerator |D(x1) - D(x2)| vanishes", z3_valid((m == 0) == (delta == 0), hyps, "m = 0 <=> delta = 0"))]
+
+
+# --- Thm 5.4 (iii) ------------------------------------------------------------------------
+def gradient_asymmetry_lemma() -> list[Fact]:
+    """Thm 5.4 (iii): for L(theta) = ell(G(theta), theta) the chain rule gives dL/dtheta = (collapsed
+    term d ell/d theta at fixed G) + <d ell/dG, dG/dtheta>; on the toy ell = (g - 1)^2 + theta^2,
+    G = theta^2 the extra term is 24 != 0 at theta = 2, so the gradients differ."""
+    theta, g, t2 = sp.symbols("theta g t2", real=True)
+    ell, G = sp.Function("ell"), sp.Function("G")
+    total = sp.diff(ell(G(theta), theta), theta)
+    collapsed = sp.Subs(sp.Derivative(ell(G(theta), t2), t2), t2, theta)  # d ell / d theta at fixed G
+    extra = sp.Derivative(ell(G(theta), theta), G(theta)) * sp.Derivative(G(theta), theta)
+    toy_ell = (g - 1) ** 2 + theta**2
+    toy_extra = (sp.diff(toy_ell, g) * sp.diff(theta**2, theta)).subs(g, theta**2)
+    return [
+        ("dL/dtheta = collapsed term + <d ell/dG, dG/dtheta> (ell, G arbitrary differentiable)", total - collapsed - extra),
+        ("toy: the G-term is 24 at theta = 2 (nonzero)", sp.Eq(toy_extra.subs(theta, 2), 24)),
+    ]
+
+
+# --- Remark 4.5, Cor 5.13, E3, E6 --------------------------------------------------------
+def positivity_obstruction_lemma(floor_exponent: int = 2) -> list[Fact]:
+    """Remark 4.5 (inferred; Lean trace_exp_ge_of_diag_bound): for N >= 0 with diagonal >= e, tr e^N >= d + tr N
+    >= d + d e, because every term tr N^k / k! (k >= 2) is >= 0. For A_LM >= eps entrywise, N = A o A has
+    diagonal >= eps^2 (z3), so h(A_LM) >= d_k eps^2 = 6.4e-17 and log(tr e^N / d_k) >= log(1 + eps^2) > 0:
+    exact acyclicity is unattainable. ``floor_exponent`` = 1 is the wrong floor eps."""
+    floor, dk = EPS_FLOOR, D_K
+    import z3
+
+    k = sp.Symbol("k", integer=True)
+    kk = sp.Symbol("k", integer=True, nonnegative=True)
+    K = sp.Symbol("K", integer=True, positive=True)
+    term = sp.IndexedBase("U", nonnegative=True)  # U_k = tr N^{k+1} / (k+1)!: walk weight >= 0 over k! > 0
+    a, e = z3.Reals("a e")
+    e_val = z3.RealVal(str(floor))
+    return [
+        ("k! > 0", sp.Gt(sp.factorial(kk), 0)),
+        ("tr e^N - d - tr N = lim_K sum_{k=1}^K tr N^{k+1}/(k+1)!, every partial sum >= 0", sp.Ge(sp.Sum(term[k], (k, 1, K)), 0)),
+        (
+            f"A_ii >= eps => A_ii^2 >= eps^{floor_exponent}",
+            z3_valid(a * a >= e**floor_exponent, (a >= e, e == e_val), "a >= eps => a^2 >= floor"),
+        ),
+        (f"d_k eps^2 = 6.4e-17 at d_k = {dk}", sp.Eq(dk * floor**2, sp.Rational(64, 10**18))),
+        ("1 + eps^2 > 1, so log(1 + eps^2) > 0", sp.Gt(1 + floor**2, 1)),
+    ]
+
+
+def sigmoid(x: sp.Expr) -> sp.Expr:
+    """The logistic sigmoid."""
+    return 1 / (1 + sp.exp(-x))
+
+
+def iswiglu_derivative_envelope(U: sp.Expr, quadratic: sp.Expr = _QUARTER) -> sp.Expr:
+    """2 U sigma(U) + U^2/4: the D.7 bound on sup_{|u| <= U} |iSwiGLU'(u)| (Cor 5.13)."""
+    return 2 * U * sigmoid(U) + quadratic * U**2
+
+
+def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
+    """Cor 5.13 / D.7 envelopes for every U > 0: sup_{|u| <= U} |iSwiGLU'(u)| <= 2 U s(U) + quadratic U^2 and
+    sup |silu'| <= s(U) + U/4. SymPy gives the derivatives and the monotonicity facts (s' = s(1 - s) > 0,
+    (x s(x))' = s + x s (1 - s) > 0 on x >= 0, s(-x) = 1 - s(x)); z3 decides the resulting real inequality
+    with s(u), s(|u|), s(U) as variables constrained by those facts."""
+    import z3
+
+    x = sp.Symbol("x", real=True)
+    xp = sp.Symbol("x", nonnegative=True)
+    s = sigmoid(x)
+    U, u, a, sa, sU, sg = z3.Reals("U u a s_a s_U s_u")
+    monotone = (a >= 0, a <= U, z3.Or(u == a, u == -a), sa >= z3.RealVal("0.5"), sa < 1, sU >= sa, sU < 1, a * sa <= U * sU)
+    sign = z3.If(u >= 0, sg == sa, sg == 1 - sa)
+    hyps = (U > 0, *monotone, sign)
+    d_isw = 2 * u * sg + u * u * sg * (1 - sg)
+    d_silu = sg + u * sg * (1 - sg)
+    q = z3.RealVal(str(quadratic))
+    return [
+        ("iSwiGLU' = 2 u s + u^2 s (1 - s)", sp.cancel(sp.together(sp.diff(iswiglu(x), x) - (2 * x * s + x**2 * s * (1 - s))))),
+        ("silu' = s + u s (1 - s)", sp.cancel(sp.together(sp.diff(x * s, x) - (s + x * s * (1 - s))))),
+        ("s' = s (1 - s) > 0 (s increasing)", sp.Gt(sp.factor(sp.diff(s, x)), 0)),
+        ("(x s(x))' = s + x s (1 - s) > 0 on x >= 0", sp.Gt(sp.diff(xp * sigmoid(xp), xp), 0)),
+        ("s(-x) = 1 - s(x)", sp.together(sigmoid(-x) - (1 - s))),
+        (
+            "|iSwiGLU'(u)| <= 2 U s(U) + quadratic U^2 on |u| <= U",
+            z3_valid(z3.And(d_isw <= 2 * U * sU + q * U * U, -d_isw <= 2 * U * sU + q * U * U), hyps, "iSwiGLU' envelope"),
+        ),
+        (
+            "|silu'(u)| <= s(U) + U/4 on |u| <= U",
+            z3_valid(z3.And(d_silu <= sU + U / 4, -d_silu <= sU + U / 4), hyps, "silu' envelope"),
+        ),
+    ]
+
+
+def preactivation_bound_lemma(factor: sp.Expr = 1) -> list[Fact]:
+    """E3: for every d, |(W A)_ij| <= sum_k |W_ik| |A_kj| <= |W|_inf |A|_max (the row sum times the max), i.e.
+    factor * |W|_inf |A|_max with factor = 1: the paper's extra factor d_k is not needed. Tight: W = 1 1^T/d,
+    A = 1 1^T give (W A)_ij = 1 = |W|_inf |A|_max, so the paper's bound is loose by exactly d_k there."""
+    k = sp.Symbol("k", integer=True)
+    d = sp.Symbol("d", integer=True, positive=True)
+    w = sp.IndexedBase("w", nonnegative=True)  # |W_ik|
+    gap = sp.IndexedBase("g", nonnegative=True)  # |A|_max - |A_kj| >= 0
+    dk = D_K
+    row_sum = dk * sp.Rational(1, dk)  # |W|_inf for W = 1 1^T / d_k
+    entry = sum(sp.Rational(1, dk) * 1 for _ in range(dk))  # (W A)_11 = sum_k W_1k A_k1
+    return [
+        (
+            "|W|_inf |A|_max - sum_k |W_ik| |A_kj| = sum_k |W_ik| (|A|_max - |A_kj|) >= 0",
+            sp.Ge(sp.Sum(w[k] * gap[k], (k, 1, d)), 0),
+        ),
+        (f"witness at d_k = {dk}: (W A)_11 = 1 <= factor |W|_inf |A|_max", sp.Le(entry, factor * row_sum * 1)),
+        (f"slack of the paper's bound on the witness: d_k |W|_inf |A|_max / |(W A)_11| = {dk}", sp.Eq(dk * row_sum / entry, dk)),
+    ]
+
+
+def layer_norm_proxy_lemma(constant: sp.Expr = _HALF) -> list[Fact]:
+    """E6 (Lemma 5.11 (ii) undersold): for x = eps/v > 0 and S >= 1, sqrt((1 + x)/(1 + x/S^2)) - 1 <= sqrt(1 + x) - 1
+    <= constant x with constant 1/2 (z3 in y = sqrt(1 + x), z = sqrt((1 + x)/(1 + x/S^2))): the proxy eps/(2 v) is a
+    rigorous bound for every v > 0, with first-order coefficient (1 - S^{-2})/2."""
+    import z3
+
+    X, S, y, z = z3.Reals("x S y z")
+    hyps = (X >= 0, S >= 1, y >= 0, y * y == 1 + X, z >= 0, z * z * (1 + X / (S * S)) == 1 + X)
+    xs, Ss = sp.Symbol("x", positive=True), sp.Symbol("S", positive=True)
+    series = sp.series(sp.sqrt((1 + xs) / (1 + xs / Ss**2)) - 1, xs, 0, 2).removeO()
+    return [
+        ("sqrt((1+x)/(1+x/S^2)) <= sqrt(1+x)", z3_valid(z <= y, hyps, "z <= y")),
+        (f"sqrt(1+x) - 1 <= {constant} x", z3_valid(y - 1 <= z3.RealVal(str(constant)) * X, hyps, "y - 1 <= c x")),
+        ("first-order coefficient (1 - S^{-2})/2", sp.simplify(series - (1 - Ss**-2) * xs / 2)),
+    ]
+
+
+def position_window_lemma(window: int = 2) -> list[Fact]:
+    """E14: Prop 4.1's equivalence on positions {1..S}: if R_{-n} G R_m depends only on m - n for n, m in
+    {1..window}, then (window >= 2) the pairs (1, 1) and (2, 2) give G' = R^{-1} G' R for G' = R^{-1} G R,
+    so R G' = G' R, hence G = R G' R^{-1} = G' commutes with R = R_1 (symbolic size, R invertible). With a
+    window of one position there is no second pair and nothing follows."""
+    d = sp.Symbol("d_k", integer=True, positive=True)
+    R, G = sp.MatrixSymbol("R", d, d), sp.MatrixSymbol("G", d, d)
+    Gp = R.I * G * R
+    pairs = [(n, n) for n in range(1, window + 1)]
+    has_two = (2, 2) in pairs
+    return [
+        ("the window contains the pairs (1, 1) and (2, 2) (offset 0 twice)", Decision(has_two, f"positions 1..{window}")),
+        (
+            "(1, 1) vs (2, 2): R^{-1} G R = R^{-2} G R^2 is G' = R^{-1} G' R",
+            matrix_identity((R.I * Gp * R - R.I * R.I * G * R * R).doit(), "R^{-1} G' R - R^{-2} G R^2"),
+        ),
+        ("G' = R^{-1} G' R gives R G' = G' R", matrix_identity((R * (R.I * Gp * R) - Gp * R).doit(), "R (R^{-1} G' R) - G' R")),
+        ("G = R G' R^{-1}, so G = G' commutes with R", matrix_identity((R * Gp * R.I - G).doit(), "R G' R^{-1} - G")),
+    ]
+
+
+def contraction_consequences_lemma(with_lipschitz: bool = True) -> list[Fact]:
+    """Prop 5.12 (ii)-(iii) for any norms (z3 over the reals on the norm values): (ii) the transfer display
+    |phi(LN D_x) - phi(LN D_y)| <= Lip(phi) [delta_LN(x) + L_LN |r_x - r_y| + delta_LN(y)] from the triangle
+    inequality and the Lipschitz bounds; Jung: the equilateral triangle of diameter 1 has circumradius
+    1/sqrt(3) > 1/2, so a set of diameter D need not fit in a ball of radius D/2; (iii) with the row
+    factorisation A_i = phi(r_i), a lower Lipschitz bound c_0 on phi separates the rows of A by c_0 |r - r'|."""
+    import z3
+
+    a, b, c, e, dx, dy, K, L, c0, rows = z3.Reals("a b c e delta_x delta_y K L c0 rows")
+    hyps = (K >= 0, L >= 0, dx >= 0, dy >= 0, e >= 0, a <= K * b, b <= dx + c + dy, c <= L * e)
+    bound = K * (dx + L * e + dy) if with_lipschitz else dx + L * e + dy
+    return [
+        ("(ii) transfer display", z3_valid(a <= bound, hyps, "triangle inequality and Lipschitz bounds")),
+        ("(ii) Jung: circumradius 1/sqrt(3) of a unit equilateral triangle exceeds 1/2", sp.Gt(1 / sp.sqrt(3), sp.S.Half)),
+        ("(iii) rows of A differ by >= c0 |r - r'|", z3_valid(rows >= c0 * e, (rows == a, a >= c0 * e), "A_i = phi(r_i)")),
+    ]

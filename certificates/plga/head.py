@@ -1,18 +1,22 @@
 """Structural certificates on a random-initialised reference PLGA head (plga.md C4, C7, C8, C12,
-C16, C17, C20 (i), C23). Random-init only: these are controls, not checkpoint measurements."""
+C16-C20, N25, E15) and the order parameter and gradient-asymmetry lemmas (C18 (ii), C20 (iii)).
+Random-init only: these are controls, not checkpoint measurements."""
 
 from __future__ import annotations
 
 import mpmath
 import numpy as np
+import sympy as sp
 
-from attncert.certificates.engine.evidence import within
-from attncert.certificates.engine.model import Context, Evidence, Method, Mutant, Provenance, Verdict
+from attncert.certificates.engine.evidence import all_exact, printed, within
+from attncert.certificates.engine.model import Context, CrossCheck, Evidence, Method, Mutant, Provenance, Scope, Verdict
 from attncert.certificates.engine.registry import certificate
 from attncert.certificates.plga import claim
 from attncert.solvers import plga as ref
+from attncert.theory import plga as th
 
 DK, S = 16, 12
+PF_DK = 8  # head width of the Perron-Frobenius checks (a 30-digit eigen-decomposition is cubic in it)
 
 
 def _inputs(ctx: Context, s: int = S) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -24,8 +28,8 @@ def _inputs(ctx: Context, s: int = S) -> tuple[np.ndarray, np.ndarray, np.ndarra
     "plga.perron_frobenius_on_reference_head",
     claim=claim(
         "Thm 3.8",
-        "for the positive A_LM of a random-init head: rho is a simple positive eigenvalue inside a Collatz-Wielandt "
-        "bracket, with positive left and right eigenvectors and a strict spectral gap (mpmath, 50 digits)",
+        "for the positive A_LM of a random-init head (d_k = 8): rho is a simple positive eigenvalue inside a Collatz-Wielandt "
+        "bracket, with positive left and right eigenvectors and a strict spectral gap (mpmath, 30 digits)",
         Provenance.VERBATIM,
         "Thm 3.8",
     ),
@@ -36,32 +40,60 @@ def _inputs(ctx: Context, s: int = S) -> tuple[np.ndarray, np.ndarray, np.ndarra
     tags=("thm38", "reference-head"),
 )
 def perron_frobenius(ctx: Context, *, shift) -> Evidence:
-    head = ref.PLGAHead.random(ctx.seed, DK)
-    q, _, _ = _inputs(ctx)
+    head = ref.PLGAHead.random(ctx.seed, PF_DK)
+    q = np.random.default_rng(ctx.seed).normal(size=(S, PF_DK))
     A = head.operators(head.generator(q))["A_LM"]
-    A = A - shift * A.mean()
-    with mpmath.workdps(50):
+    return _perron_frobenius(A - shift * A.mean())
+
+
+@certificate(
+    "plga.perron_frobenius_on_potential_tensor",
+    claim=claim(
+        "Thm 3.8 for A_P (erratum E15)",
+        "Thm 3.8 is stated for A_LM only, but A_P = A_LM^(o P) > 0 has the same Perron-Frobenius structure: simple positive "
+        "rho in a Collatz-Wielandt bracket, positive eigenvectors, strict gap (random-init head, d_k = 8, mpmath, 30 digits)",
+        Provenance.DERIVED,
+        "Erratum E15",
+    ),
+    method=Method.NUMERIC,
+    expected=Verdict.VERIFIED,
+    params={"shift": 0.0},
+    mutant=Mutant("A_P minus twice its mean (entries of both signs)", {"shift": 2.0}),
+    tags=("thm38", "reference-head"),
+)
+def perron_frobenius_potential(ctx: Context, *, shift) -> Evidence:
+    head = ref.PLGAHead.random(ctx.seed, PF_DK)
+    q = np.random.default_rng(ctx.seed).normal(size=(S, PF_DK))
+    A = head.operators(head.generator(q))["A_P"]
+    return _perron_frobenius(A - shift * A.mean())
+
+
+def _perron_frobenius(A: np.ndarray) -> Evidence:
+    """Perron-Frobenius checks of a square matrix at 30 digits (Thm 3.8)."""
+    n = A.shape[0]
+    with mpmath.workdps(30):
         M = mpmath.matrix(A.tolist())
-        x = mpmath.matrix([1] * DK)
-        for _ in range(200):  # power iteration: a positive vector for the bracket
+        x = mpmath.matrix([1] * n)
+        for _ in range(60):  # power iteration: a positive vector for the bracket
             x = M * x
             x = x / mpmath.norm(x)
-        ratios = [(M * x)[i] / x[i] for i in range(DK)]
+        ratios = [(M * x)[i] / x[i] for i in range(n)]
         lo, hi = min(ratios), max(ratios)
         evals, left, right = mpmath.eig(M, left=True, right=True)
-        order = sorted(range(DK), key=lambda i: -abs(evals[i]))
+        order = sorted(range(n), key=lambda i: -abs(evals[i]))
         top = evals[order[0]]
-        r = [right[i, order[0]] for i in range(DK)]
-        lv = [left[order[0], i] for i in range(DK)]
+        r = [right[i, order[0]] for i in range(n)]
+        lv = [left[order[0], i] for i in range(n)]
         r = [v / r[0] for v in r]
         lv = [v / lv[0] for v in lv]
         checks = {
-            "top eigenvalue real": abs(mpmath.im(top)) < mpmath.mpf("1e-40"),
+            "top eigenvalue real": abs(mpmath.im(top)) < mpmath.mpf("1e-25"),
             "inside the Collatz-Wielandt bracket": all(v > 0 for v in ratios)
-            and lo - mpmath.mpf("1e-40") <= mpmath.re(top) <= hi + mpmath.mpf("1e-40"),
-            "strict gap": abs(top) - abs(evals[order[1]]) > mpmath.mpf("1e-30"),
-            "positive right eigenvector": all(mpmath.re(v) > 0 and abs(mpmath.im(v)) < 1e-40 for v in r),
-            "positive left eigenvector": all(mpmath.re(v) > 0 and abs(mpmath.im(v)) < 1e-40 for v in lv),
+            and lo - mpmath.mpf("1e-25") <= mpmath.re(top) <= hi + mpmath.mpf("1e-25"),
+            "strict gap": abs(top) - abs(evals[order[1]]) > mpmath.mpf("1e-20"),
+            # real to 20 digits relative to each entry (A_P spans several orders of magnitude)
+            "positive right eigenvector": all(mpmath.re(v) > 0 and abs(mpmath.im(v)) < 1e-20 * abs(v) for v in r),
+            "positive left eigenvector": all(mpmath.re(v) > 0 and abs(mpmath.im(v)) < 1e-20 * abs(v) for v in lv),
         }
     failed = [k for k, ok in checks.items() if not ok]
     return Evidence(
@@ -83,7 +115,7 @@ def perron_frobenius(ctx: Context, *, shift) -> Evidence:
         "Prop 3.11 (i)",
         "Phi_res(Pi M) = Pi Phi_res(M) for every row permutation (random-init metric learner)",
         Provenance.VERBATIM,
-        "Prop 3.11",
+        "Prop 3.11 (i)",
     ),
     method=Method.NUMERIC,
     expected=Verdict.VERIFIED,
@@ -108,8 +140,9 @@ def permutation(ctx: Context, *, mix_rows) -> Evidence:
     "plga.attention_is_markov",
     claim=claim(
         "Prop 3.12",
-        "E_LM >= 0 with unit row sums, exact zeros above the diagonal and positive entries on and "
-        "below it (ideal causal mask; random-init head)",
+        "E_LM >= 0 with unit row sums, exact zeros above the diagonal and positive entries on and below it; "
+        "(i) |E_LM|_inf = 1, spectrum = diagonal in the unit disk with 1 attained; (ii) V_LM[i] = E_{j ~ E[i]} V[j] "
+        "(ideal causal mask; random-init head)",
         Provenance.VERBATIM,
         "Prop 3.12",
     ),
@@ -123,16 +156,29 @@ def markov(ctx: Context, *, causal) -> Evidence:
     head = ref.PLGAHead.random(ctx.seed, DK)
     q, k, v = _inputs(ctx)
     if causal:
-        E, _ = head.attend(q, k, v)
+        E, out = head.attend(q, k, v)
     else:
         z = q @ head.operators(head.generator(q))["G_LM"] @ k.T / np.sqrt(DK)
         E = np.exp(z - z.max(axis=1, keepdims=True))
         E /= E.sum(axis=1, keepdims=True)
+        out = E @ v
     upper = np.triu(np.ones_like(E, dtype=bool), 1)
+    expectation = np.array([sum(E[i, j] * v[j] for j in range(S)) for i in range(S)])  # (ii) row by row
+    eig = np.linalg.eigvals(E)
     residual = max(
-        float(np.abs(E.sum(axis=1) - 1).max()), float(np.abs(E[upper]).max()) * 1e12, 0.0 if np.all(E[~upper] > 0) else 1.0
+        float(np.abs(E.sum(axis=1) - 1).max()),  # E 1 = 1, so |E|_inf = 1
+        float(np.abs(E[upper]).max()) * 1e12,  # exact zeros above the diagonal
+        0.0 if np.all(E[~upper] > 0) else 1.0,
+        float(np.abs(np.sort(eig.real) - np.sort(np.diag(E))).max()) + float(np.abs(eig.imag).max()),  # spectrum = diagonal
+        abs(float(E[0, 0]) - 1.0),  # the eigenvalue 1 is attained (row 0)
+        float(np.abs(out - expectation).max()),
     )
-    return within(residual, tolerance=1e-12, what="row-sum error, mass above the diagonal (x 1e12), positivity")
+    return within(
+        residual,
+        tolerance=1e-12,
+        what="row sums (|E|_inf = 1), zeros above / positivity on the diagonal band, spectrum = diagonal in (0, 1] with "
+        "E_00 = 1, V_LM[i] = E_{j ~ E[i]} V[j]",
+    )
 
 
 @certificate(
@@ -141,7 +187,8 @@ def markov(ctx: Context, *, causal) -> Evidence:
         "Thm 5.4 (i)",
         "with G_LM = I a PLGA head equals scaled dot-product attention (against an independent SDPA implementation)",
         Provenance.VERBATIM,
-        "Thm 5.4",
+        "Thm 5.4 (i)",
+        "Sec 3.3",
     ),
     method=Method.NUMERIC,
     expected=Verdict.VERIFIED,
@@ -204,7 +251,7 @@ def caches(ctx: Context, *, invariant_operator) -> Evidence:
     claim=claim(
         "Prop 5.7",
         "|G - G'|_2 <= eps implies |E[t] - E'[t]|_2 <= |q_t| |K|_2 eps / sqrt(d_k) and the same "
-        "times |V|_2 for V_LM rows (500 random instances)",
+        "times |V|_2 for V_LM rows (200 random instances)",
         Provenance.VERBATIM,
         "Prop 5.7",
     ),
@@ -217,7 +264,7 @@ def caches(ctx: Context, *, invariant_operator) -> Evidence:
 def perturbation(ctx: Context, *, with_key_norm) -> Evidence:
     rng = np.random.default_rng(ctx.seed)
     worst = 0.0
-    for _ in range(500):
+    for _ in range(200):
         s = int(rng.integers(2, 10))
         q, k, v = (rng.normal(0, rng.choice([0.3, 1, 3]), (s, DK)) for _ in range(3))
         G = rng.normal(size=(DK, DK))
@@ -310,7 +357,7 @@ def decoder_prefix(ctx: Context, *, operator) -> Evidence:
         "with G_LM = I in every head the PLDR decoder is exactly an SDPA decoder with RoPE, SwiGLU "
         "FFN and the same norms (against an independent implementation)",
         Provenance.VERBATIM,
-        "Thm 5.4",
+        "Thm 5.4 (i)",
     ),
     method=Method.NUMERIC,
     expected=Verdict.VERIFIED,
@@ -323,3 +370,130 @@ def decoder_sdpa(ctx: Context, *, scale) -> Evidence:
     x = _tokens(ctx)
     diff = float(np.abs(dec(x, operator=scale * np.eye(dec.dk)) - dec.sdpa_reference(x)).max())
     return within(diff, tolerance=1e-12, what="max |PLDR(G = I) - SDPA decoder| over the output distributions")
+
+
+@certificate(
+    "plga.invariant_operator_caches_exactly",
+    claim=claim(
+        "Prop 5.2 (i); Remark 5.3",
+        "if G_LM(x) = G* for all inputs the G-cache computes the identical function, while A, A_LM, A_P still vary: "
+        "the a = 0, b_a = G* witness gives a bitwise constant G and cached = recomputed outputs although A changes",
+        Provenance.VERBATIM,
+        "Prop 5.2 (i)",
+        "Remark 5.3",
+        "Sec 3.3",
+    ),
+    method=Method.NUMERIC,
+    expected=Verdict.VERIFIED,
+    params={"invariant": True},
+    mutant=Mutant("the same head with its random a (G varies with the input)", {"invariant": False}),
+    tags=("prop52", "reference-head"),
+)
+def invariant_caching(ctx: Context, *, invariant) -> Evidence:
+    base = ref.PLGAHead.random(ctx.seed, DK)
+    G_star = np.random.default_rng(ctx.seed + 5).normal(size=(DK, DK))
+    head = ref.PLGAHead(base.W, base.b_W, base.P, np.zeros((DK, DK)), G_star, base.phi) if invariant else base
+    q, k, v = _inputs(ctx, S + 3)
+    A1, A2 = head.generator(q[:S]), head.generator(q)
+    G1, G2 = head.operators(A1)["G_LM"], head.operators(A2)["G_LM"]
+    _, cached = head.attend(q, k, v, G=G1)  # prompt-frozen operator
+    _, recomputed = head.attend(q, k, v)
+    a_moves = float(np.abs(A1 - A2).max())
+    defect = float(np.abs(G1 - G2).max()) + float(np.abs(cached - recomputed).max())
+    return within(
+        defect + (0.0 if a_moves > 1e-8 else 1.0),
+        tolerance=0.0,
+        what=f"|G(x) - G(x')| + |cached - recomputed| (bitwise) while A moves by {a_moves:.2e}",
+        measured={"A_movement": a_moves, "defect": defect},
+    )
+
+
+@certificate(
+    "plga.order_parameter_vanishes_iff_invariant",
+    claim=claim(
+        "Prop 5.2 (ii)",
+        "with the piecewise convention (m = 0 when the numerator is 0, including 0/0), m(theta) = 0 over all pairs iff "
+        "the tensor is exactly input-invariant; the reference order parameter agrees on equal, distinct and zero tensors",
+        Provenance.VERBATIM,
+        "Prop 5.2 (ii)",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"piecewise": True},
+    mutant=Mutant("the ratio without the piecewise convention (0/0 undetermined)", {"piecewise": False}),
+    tags=("prop52",),
+)
+def order_parameter(ctx: Context, *, piecewise) -> Evidence:
+    rng = np.random.default_rng(ctx.seed)
+    T1, T2, Z = rng.normal(size=(DK, DK)), rng.normal(size=(DK, DK)), np.zeros((DK, DK))
+    error = (
+        abs(ref.order_parameter(T1, T1.copy()))
+        + abs(ref.order_parameter(Z, Z))
+        + (0.0 if ref.order_parameter(T1, T2) > 0 else 1.0)
+    )
+    cross = CrossCheck("solvers.plga.order_parameter: m(T, T) = 0, m(0, 0) = 0, m(T, T') > 0", 3, error, 0.0, "numpy")
+    return all_exact(
+        th.order_parameter_lemma(piecewise),
+        proved="m = 0 iff |D(x1) - D(x2)| = 0, for all norms (triangle inequality), so m = 0 on all pairs iff invariant",
+        scope=Scope.GENERAL,
+        assumptions=("rms norms are norms (nonnegative, triangle inequality)",),
+        cross_check=cross,
+    )
+
+
+@certificate(
+    "plga.gradient_asymmetry_chain_rule",
+    claim=claim(
+        "Thm 5.4 (iii)",
+        "grad L = collapsed-parameterisation terms + sum <dL/dG, dG/dtheta> for arbitrary differentiable loss and "
+        "operator (chain rule, symbolic); the extra term is nonzero on a toy, so the gradients can differ",
+        Provenance.VERBATIM,
+        "Thm 5.4 (iii)",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"with_operator_term": True},
+    mutant=Mutant("the gradient without the <dL/dG, dG/dtheta> term", {"with_operator_term": False}),
+    tags=("thm54",),
+)
+def gradient_asymmetry(ctx: Context, *, with_operator_term) -> Evidence:
+    facts = th.gradient_asymmetry_lemma()
+    if not with_operator_term:
+        theta = sp.Symbol("theta", real=True)
+        ell, G = sp.Function("ell"), sp.Function("G")
+        facts[0] = (facts[0][0], facts[0][1] + sp.Derivative(ell(G(theta), theta), G(theta)) * sp.Derivative(G(theta), theta))
+    return all_exact(
+        facts,
+        proved="the chain rule splits the gradient into the collapsed term and the operator term, nonzero on a toy",
+        scope=Scope.GENERAL,
+        assumptions=("ell and G arbitrary differentiable functions (SymPy undefined functions)",),
+    )
+
+
+@certificate(
+    "plga.initial_generator_rank",
+    claim=claim(
+        "App. D.2 init rank",
+        "at initialisation the metric learner ends in a LayerNorm with beta = 0, so A 1 = 0 and rank A <= d_k - 1 = 63: "
+        "regenerated as the numerical rank of A from the reference head at d_k = 64 (gap of the singular values)",
+        Provenance.VERBATIM,
+        "App. D.2 init rank",
+    ),
+    method=Method.TABLE,
+    expected=Verdict.REPRODUCED,
+    params={"beta": 0.0},
+    mutant=Mutant("a final LayerNorm with bias beta = 0.1 (as after training)", {"beta": 0.1}),
+    tags=("appendix-d", "reference-head"),
+)
+def initial_rank(ctx: Context, *, beta) -> Evidence:
+    dk = th.D_K
+    head = ref.PLGAHead.random(ctx.seed, dk)
+    q = np.random.default_rng(ctx.seed + 7).normal(size=(48, dk))
+    A = head.generator(q) + beta * np.random.default_rng(ctx.seed + 8).normal(size=dk)[None, :]
+    sv = np.linalg.svd(A, compute_uv=False)
+    rank = int(np.sum(sv > 1e-10 * sv[0]))
+    return printed(
+        [("numerical rank of A at init (d_k = 64)", rank, "63")],
+        what="App. D.2 initial rank",
+        details={"|A 1|_max": float(np.abs(A.sum(axis=1)).max()), "sigma_min / sigma_max": float(sv[-1] / sv[0])},
+    )

@@ -1,0 +1,84 @@
+"""PLGA: the ledger parts are consistent, and the certificates turn red when the theory they certify
+is mutated (issue 11: the RoPE base, C_Theta, NOTEARS, the A_LM floor)."""
+
+import sympy as sp
+
+from attncert.certificates.engine.ledger import load_catalogue
+from attncert.certificates.engine.model import Context, Verdict
+from attncert.certificates.engine.registry import all_certificates
+from attncert.certificates.engine.runner import run_one
+from attncert.theory import plga as th
+
+CERTS = {c.id: c for c in all_certificates(["plga"])}
+
+
+def _verdict(cert_id: str) -> Verdict:
+    return run_one(CERTS[cert_id], Context()).outcome.evidence.verdict
+
+
+def test_every_ledger_key_names_an_entry_or_one_of_its_parts():
+    catalogue = {item["key"]: item.get("parts", []) for item in load_catalogue("plga")}
+    allowed = set(catalogue) | {f"{key} {part}" for key, parts in catalogue.items() for part in parts}
+    for cert in CERTS.values():
+        assert set(cert.claim.ledger) <= allowed, f"{cert.id}: {set(cert.claim.ledger) - allowed}"
+
+
+def test_every_part_is_covered_or_the_entry_is_out_of_scope():
+    named = {key for cert in CERTS.values() for key in cert.claim.ledger}
+    uncovered = []
+    for item in load_catalogue("plga"):
+        if "reason" in item:
+            continue
+        for part in item.get("parts", []):
+            if item["key"] not in named and f"{item['key']} {part}" not in named:
+                uncovered.append(f"{item['key']} {part}")
+        if not item.get("parts") and item["key"] not in named:
+            uncovered.append(item["key"])
+    assert not uncovered, uncovered
+
+
+def test_every_proved_plga_certificate_states_a_proving_scope():
+    for cert in CERTS.values():
+        if cert.expected is Verdict.PROVED:
+            evidence = run_one(cert, Context()).outcome.evidence
+            assert evidence.scope is not None and evidence.scope.value in ("general", "stated-range"), cert.id
+
+
+def test_changing_the_rope_base_in_theory_turns_certificates_red(monkeypatch):
+    monkeypatch.setattr(th, "ROPE_BASE", 20_000)
+    red = [
+        cid
+        for cid in (
+            "plga.twirl_constant_enclosure",
+            "plga.twirl_printed_values",
+            "plga.rope_frequencies_are_not_rationally_independent",
+        )
+        if _verdict(cid) is not CERTS[cid].expected
+    ]
+    assert len(red) == 3, red
+
+
+def test_a_mutated_twirl_constant_is_caught_by_the_interval(monkeypatch):
+    def mutated(dk=th.D_K, base=None):
+        thetas = th.rope_frequencies(dk, base)
+        return 1 / sp.sin((thetas[-2] - thetas[-1]) / sp.Rational(20001, 10000))
+
+    monkeypatch.setattr(th, "twirl_constant", mutated)
+    assert _verdict("plga.twirl_constant_enclosure") is not Verdict.PROVED
+
+
+def test_notears_certificate_calls_the_theory_function(monkeypatch):
+    monkeypatch.setattr(th, "notears", lambda M: M.exp().trace() - M.shape[0])
+    assert _verdict("plga.notears_vanishes_exactly_on_acyclic_supports") is not Verdict.PROVED
+
+
+def test_the_floor_is_read_from_theory(monkeypatch):
+    monkeypatch.setattr(th, "EPS_FLOOR", sp.Rational(1, 10**8))
+    assert _verdict("plga.positivity_obstruction_floor") is not Verdict.PROVED
+
+
+def test_commutant_dimension_counts_a_repeated_plane():
+    thetas = th.rope_frequencies(8)
+    assert th.commutant_dimension(thetas) == 8
+    thetas[1] = thetas[0]
+    assert th.commutant_dimension(thetas) == 12
