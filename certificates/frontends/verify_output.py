@@ -11,11 +11,13 @@ from importlib import metadata
 from typing import Any
 
 from attncert.certificates.engine.ledger import LedgerEntry
-from attncert.certificates.engine.model import Context, Verdict
+from attncert.certificates.engine.model import Context, Evidence, Scope, Verdict
 from attncert.certificates.engine.runner import Outcome, Result
 from attncert.certificates.frontends.common import to_jsonable
 
-SCHEMA = "attncert.verify-report/1"
+# /2: every record states the scope and the assumptions of its exact evidence ("general",
+# "stated-range", "instance"; null for numeric, Monte Carlo and table evidence).
+SCHEMA = "attncert.verify-report/2"
 _PACKAGES = ("attncert", "sympy", "mpmath", "numpy", "scipy", "cvxpy", "array-api-compat", "torch", "cupy")
 
 
@@ -60,6 +62,26 @@ def summarise(results: Iterable[Result], oos: list[LedgerEntry]) -> Summary:
     )
 
 
+SCOPE_LABELS = {
+    Scope.GENERAL: "general",
+    Scope.STATED_RANGE: "stated range",
+    Scope.INSTANCE: "instance",
+}
+
+
+def scope_label(evidence: Evidence) -> str:
+    """How much of the claim an exact verdict covers ("" for numeric evidence, which has no scope)."""
+    return SCOPE_LABELS[evidence.scope] if evidence.scope is not None else ""
+
+
+def scope_with_assumptions(evidence: Evidence) -> str:
+    """The scope, followed by the assumptions the exact check used."""
+    label = scope_label(evidence)
+    if label and evidence.assumptions:
+        return f"{label} (assuming {'; '.join(evidence.assumptions)})"
+    return label
+
+
 def _outcome_json(outcome: Outcome) -> dict[str, Any]:
     return {"duration_s": round(outcome.duration_s, 6), **to_jsonable(outcome.evidence)}
 
@@ -76,6 +98,8 @@ def result_json(result: Result) -> dict[str, Any]:
         "expected": cert.expected.value,
         "verdict": result.verdict.value,
         "as_expected": result.as_expected,
+        "scope": to_jsonable(result.outcome.evidence.scope),
+        "assumptions": list(result.outcome.evidence.assumptions),
         "evidence": _outcome_json(result.outcome),
     }
     if result.negative_control is not None:
@@ -119,15 +143,15 @@ def report_markdown(results: list[Result], ctx: Context, oos: list[LedgerEntry])
         + ", ".join(f"{k} {v}" for k, v in sorted(summary.counts.items()))
         + f"; negative controls killed {summary.controls_killed}/{summary.controls_run}",
         "",
-        "| id | claim | method | expected | verdict | evidence | time (s) |",
-        "|---|---|---|---|---|---|---|",
+        "| id | claim | method | expected | verdict | scope | evidence | time (s) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
-        c = r.certificate
+        c, ev = r.certificate, r.outcome.evidence
         lines.append(
             f"| `{c.id}` | {_md_cell(c.claim.label)} | {c.method.value} | {c.expected.value} | "
             f"{r.verdict.value}{'' if r.as_expected else ' (unexpected)'} | "
-            f"{_md_cell(r.outcome.evidence.summary)} | {r.outcome.duration_s:.2f} |"
+            f"{_md_cell(scope_with_assumptions(ev))} | {_md_cell(ev.summary)} | {r.outcome.duration_s:.2f} |"
         )
     if oos:
         lines += ["", "## Out of scope (never counted as a pass)", "", "| paper | claim | reason |", "|---|---|---|"]
