@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import platform
 from collections import Counter
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
-from attncert.certificates.engine.ledger import LedgerEntry
+from attncert.certificates.engine.ledger import Coverer, LedgerEntry
 from attncert.certificates.engine.model import Context, Evidence, Scope, Verdict
 from attncert.certificates.engine.runner import Outcome, Result
-from attncert.certificates.frontends.common import to_jsonable
+from attncert.certificates.frontends.common import UsageError, to_jsonable
 
 # /2: every record states the scope and the assumptions of its exact evidence ("general",
 # "stated-range", "instance"; null for numeric, Monte Carlo and table evidence).
@@ -80,6 +82,29 @@ def scope_with_assumptions(evidence: Evidence) -> str:
     if label and evidence.assumptions:
         return f"{label} (assuming {'; '.join(evidence.assumptions)})"
     return label
+
+
+def coverer_text(c: Coverer) -> str:
+    """A certificate in the ledger: its verdict and scope once run, else the verdict it expects."""
+    if c.verdict is None:
+        return f"{c.id} (expects {c.expected.value})"
+    scope = f", {SCOPE_LABELS[c.scope]}" if c.scope is not None else ""
+    unexpected = "" if c.as_expected else f"; expected {c.expected.value}"
+    return f"{c.id}: {c.verdict.value}{scope}{unexpected}"
+
+
+def load_report(path: Path) -> dict[str, Any]:
+    """A saved verify report (``attncert verify --json``), checked to be of this schema."""
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UsageError(f"{path}: file not found") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UsageError(f"{path}: not a verify report: {exc}") from None
+    schema = report.get("schema") if isinstance(report, dict) else None
+    if schema != SCHEMA:
+        raise UsageError(f"{path}: schema {schema!r} is not {SCHEMA!r}; write it again with 'attncert verify --json'")
+    return report
 
 
 def _outcome_json(outcome: Outcome) -> dict[str, Any]:
