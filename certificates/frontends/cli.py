@@ -125,11 +125,11 @@ def _report_parser(sub: argparse._SubParsersAction) -> None:
         metavar="RUN.json",
         help="render a saved run ('attncert verify --json RUN.json') instead of running the certificates",
     )
-    report.add_argument("--tier", choices=TIERS, default="quick")
+    report.add_argument("--tier", choices=TIERS, help="quick (default) or full")
     report.add_argument("--paper", choices=PAPERS)
     report.add_argument("--negative-controls", action="store_true", help="also run and record every mutant")
     report.add_argument("--no-figures", action="store_true", help="skip the figures (no matplotlib needed)")
-    report.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    report.add_argument("--seed", type=int, help=f"seed for randomized checks (default {DEFAULT_SEED})")
     _add_run_options(report)
 
 

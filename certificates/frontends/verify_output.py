@@ -120,6 +120,7 @@ def result_json(result: Result) -> dict[str, Any]:
         "method": cert.method.value,
         "tier": cert.tier.value,
         "tags": list(cert.tags),
+        "mutant": cert.mutant.description,
         "expected": cert.expected.value,
         "verdict": result.verdict.value,
         "as_expected": result.as_expected,
