@@ -155,7 +155,7 @@ def run_all(
     """
     certs = list(certs)
     tasks = [Task(c, mutated) for c in certs for mutated in ((False, True) if negative_controls else (False,))]
-    if jobs > 1 and len(tasks) > 1:
+    if jobs > 1:
         from attncert.certificates.engine.pool import run_tasks
 
         outcomes = run_tasks(tasks, ctx, jobs=jobs, timeout=timeout, on_start=on_start, on_finish=on_finish)
