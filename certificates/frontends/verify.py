@@ -77,7 +77,7 @@ def run_with_progress(
     # copy a lock held by a thread writing to the terminal. The display updates at every event.
     with Progress(
         TextColumn(f"[bold]{label}"),
-        BarColumn(),
+        BarColumn(bar_width=20),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         TextColumn("{task.description}"),
@@ -88,9 +88,11 @@ def run_with_progress(
     ) as progress:
         bar = progress.add_task("", total=len(certs) * (2 if negative_controls else 1))
 
+        room = max(20, err.width - 50)  # the label, bar, count and clock take about 50 columns
+
         def show() -> None:
-            shown = ", ".join(running[:4]) + (f" and {len(running) - 4} more" if len(running) > 4 else "")
-            progress.update(bar, description=f"running: {shown}" if running else "")
+            shown = f"running: {', '.join(running)}" if running else ""
+            progress.update(bar, description=shown if len(shown) <= room else shown[: room - 1] + "…")
             progress.refresh()
 
         def started(task: Task) -> None:
