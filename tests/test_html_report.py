@@ -121,4 +121,6 @@ def test_report_from_a_saved_run_shows_scopes_and_parts_without_running(tmp_path
     page = (out / "index.html").read_text(encoding="utf-8")
     for label in ("general", "stated range", "instance", "d_k even", "proved in general", 'id="ledger"'):
         assert label in page
-    assert json.loads(run.read_text())["results"][0]["scope"] == "general"
+    saved = json.loads(run.read_text())
+    assert saved["results"][0]["scope"] == "general" and saved["results"][0]["assumptions"] == ["d_k even"]
+    assert saved["summary"]["scopes"] == {"PROVED general": 1, "PROVED stated range": 1, "VERIFIED instance": 1}

@@ -138,6 +138,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
     summary = summarise(results, oos)
     counts = ", ".join(f"{k} {v}" for k, v in sorted(summary.counts.items()))
     console.print(f"[bold]{len(results)} certificates[/] in {elapsed:.1f}s: {counts}")
+    if summary.scopes:
+        console.print("exact verdicts by scope: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.scopes.items())))
     if summary.unexpected:
         console.print(f"[bold red]unexpected verdicts:[/] {', '.join(summary.unexpected)}")
     if args.negative_controls:

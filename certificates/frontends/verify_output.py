@@ -42,6 +42,7 @@ def environment(ctx: Context) -> dict[str, Any]:
 @dataclasses.dataclass(frozen=True)
 class Summary:
     counts: dict[str, int]
+    scopes: dict[str, int]  # exact verdicts by scope: "PROVED general", "VERIFIED instance", ...
     unexpected: list[str]
     controls_run: int
     controls_killed: int
@@ -57,6 +58,11 @@ def summarise(results: Iterable[Result], oos: list[LedgerEntry]) -> Summary:
     controls = [r for r in results if r.negative_control is not None]
     return Summary(
         counts=dict(Counter(r.verdict.value for r in results)),
+        scopes=dict(
+            Counter(
+                f"{r.verdict.value} {scope_label(r.outcome.evidence)}" for r in results if r.outcome.evidence.scope is not None
+            )
+        ),
         unexpected=[r.certificate.id for r in results if not r.as_expected],
         controls_run=len(controls),
         controls_killed=sum(1 for r in controls if r.mutant_killed),
@@ -147,6 +153,7 @@ def report_json(results: list[Result], ctx: Context, oos: list[LedgerEntry], sel
         "summary": {
             "ok": summary.ok,
             "counts": summary.counts,
+            "scopes": summary.scopes,
             "unexpected": summary.unexpected,
             "negative_controls": {"run": summary.controls_run, "killed": summary.controls_killed},
             "out_of_scope_claims": summary.out_of_scope,
