@@ -124,3 +124,17 @@ def test_verify_jobs_gives_the_serial_json_byte_for_byte(tmp_path, extra):
     assert codes[0] == codes[1]
     assert texts[0] == texts[1]
     assert len(json.loads(texts[0])["results"]) == 4
+
+
+def _starts_a_process(ctx, *, k):
+    import multiprocessing
+
+    child = multiprocessing.get_context("fork").Process(target=time.sleep, args=(0,))
+    child.start()
+    child.join()
+    return Evidence(Verdict.VERIFIED if child.exitcode == 0 and k == 1 else Verdict.REFUTED, f"child exit {child.exitcode}")
+
+
+def test_a_check_may_start_processes_of_its_own():
+    (result,) = run_all([_cert("starts_a_process", _starts_a_process)], Context(), jobs=2)
+    assert result.verdict is Verdict.VERIFIED, result.outcome.evidence.summary

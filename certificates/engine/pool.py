@@ -102,7 +102,8 @@ def run_tasks(
 
     def spawn() -> _Worker:
         ours, theirs = mp.Pipe()
-        process = mp.Process(target=_serve, args=(theirs, certificates, ctx), daemon=True)
+        # not daemonic, so a check may start processes of its own; the finally clause below stops every worker
+        process = mp.Process(target=_serve, args=(theirs, certificates, ctx))
         process.start()
         theirs.close()
         return _Worker(process, ours)
