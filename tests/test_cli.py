@@ -99,3 +99,49 @@ def test_python_dash_m_entry_point():
     )
     assert proc.returncode == 0, proc.stderr
     assert "psa.shear_is_symplectic" in proc.stdout
+
+
+def test_run_option_defaults_mirror_the_engine():
+    from attncert.certificates.engine import runner
+    from attncert.certificates.frontends import cli
+
+    assert cli.DEFAULT_TIMEOUT_S == runner.DEFAULT_TIMEOUT_S
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["verify", "--jobs", "0"], "must be >= 1"),
+        (["verify", "--timeout", "-3"], "must be > 0"),
+        (["claims", "--from", "/no/such/run.json"], "file not found"),
+        (["claims", "--run", "--from", "x.json"], "not allowed with"),
+        (["report", "--out", "/tmp/x", "--from", "/no/such/run.json"], "file not found"),
+    ],
+)
+def test_run_option_usage_errors(argv, message, capsys):
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_claims_from_a_saved_run_and_as_json(tmp_path, capsys):
+    run = tmp_path / "run.json"
+    main(["verify", "--paper", "psa", "-k", "shear_float64_residual_is_zero,table11_overhead_values", "--json", str(run)])
+    out = tmp_path / "claims.json"
+    assert main(["claims", "--paper", "psa", "--from", str(run), "--json", str(out)]) == 0
+    claims = json.loads(out.read_text())["claims"]
+    assert claims and all(c["paper"] == "psa" for c in claims)
+    assert {"claim", "class", "statement", "status", "reason", "standing", "parts"} <= set(claims[0])
+    ran = {cert["id"]: cert for c in claims for part in c["parts"] for cert in part["certificates"]}
+    assert ran["psa.shear_float64_residual_is_zero"]["verdict"] == "VERIFIED"
+    assert ran["psa.shear_float64_residual_is_zero"]["standing"] == "verified numerically"
+    assert ran["psa.shear_is_symplectic"]["verdict"] is None  # not in that run
+    assert "=> verified numerically" in capsys.readouterr().out
+
+
+def test_report_from_a_saved_run_refuses_run_options(tmp_path, capsys):
+    run = tmp_path / "run.json"
+    main(["verify", "-k", "psa.table11_overhead_values", "--json", str(run)])
+    argv = ["report", "--out", str(tmp_path / "html"), "--from", str(run), "--tier", "full", "--no-figures"]
+    assert main(argv) == 2
+    assert "--tier" in capsys.readouterr().err
+    assert not (tmp_path / "html").exists()

@@ -2,28 +2,75 @@
 
 import math
 import re
+from dataclasses import dataclass
 
+import numpy as np
 import pytest
 import sympy as sp
 
-from attncert.certificates.engine.evidence import exact_zero, printed, regenerate, rounding_rule, within
-from attncert.certificates.engine.model import Claim, Context, CrossCheck, Evidence, Method, Mutant, Provenance, Tier, Verdict
-from attncert.certificates.engine.runner import run_one
 from attncert.certificates.engine import registry
+from attncert.certificates.engine.evidence import all_exact, exact_zero, holds_exactly, printed, regenerate, rounding_rule, within
+from attncert.certificates.engine.model import (
+    Claim,
+    Context,
+    CrossCheck,
+    Evidence,
+    Method,
+    Mutant,
+    Provenance,
+    Scope,
+    Tier,
+    Verdict,
+)
+from attncert.certificates.engine.runner import run_one
 
 x = sp.Symbol("x", real=True)
 
 
 def test_exact_zero_proves_identities_and_refutes_others():
-    assert exact_zero(sp.sin(x) ** 2 + sp.cos(x) ** 2 - 1, proved="ok").verdict is Verdict.PROVED
-    refuted = exact_zero((x + 1) ** 2 - x**2 - 1, proved="ok")
+    proved = exact_zero(sp.sin(x) ** 2 + sp.cos(x) ** 2 - 1, proved="ok", scope=Scope.GENERAL, assumptions=("x real",))
+    assert proved.verdict is Verdict.PROVED
+    assert proved.scope is Scope.GENERAL and proved.assumptions == ("x real",) and proved.expression
+    refuted = exact_zero((x + 1) ** 2 - x**2 - 1, proved="ok", scope=Scope.GENERAL)
     assert refuted.verdict is Verdict.REFUTED
     assert "2*x" in refuted.summary
 
 
 def test_exact_zero_refuses_floats():
     with pytest.raises(TypeError):
-        exact_zero(x - 0.5 * x, proved="ok")
+        exact_zero(x - 0.5 * x, proved="ok", scope=Scope.GENERAL)
+
+
+def test_exact_check_at_an_instance_is_verified_not_proved():
+    ev = exact_zero(sp.Matrix([[1, 0], [0, 1]]) ** 2 - sp.eye(2), proved="J^2 = I", scope=Scope.INSTANCE, instance="n = 2")
+    assert ev.verdict is Verdict.VERIFIED and ev.scope is Scope.INSTANCE
+    assert "[exact at n = 2]" in ev.summary
+    assert all_exact([("1 + 1 = 2", sp.Eq(sp.Integer(1) + 1, 2))], proved="ok", scope=Scope.INSTANCE).verdict is Verdict.VERIFIED
+    ranged = all_exact([("1 + 1 = 2", sp.Eq(sp.Integer(1) + 1, 2))], proved="ok", scope=Scope.STATED_RANGE)
+    assert ranged.verdict is Verdict.PROVED and ranged.scope is Scope.STATED_RANGE
+
+
+@dataclass(frozen=True)
+class _Decision:
+    holds: bool
+    how: str
+
+
+@pytest.mark.parametrize("fact", [True, False, 1.0, np.bool_(True), np.float64(0.0), np.array([0.0]), sp.Eq(x, sp.Float(0.5))])
+def test_holds_exactly_refuses_bools_floats_and_numpy(fact):
+    with pytest.raises(TypeError):
+        holds_exactly(fact)
+
+
+def test_holds_exactly_decides_sympy_facts_and_exact_decisions():
+    assert holds_exactly(sp.Eq(sp.sin(x) ** 2 + sp.cos(x) ** 2, 1))
+    assert holds_exactly(sp.Ge(x**2, 0))
+    assert holds_exactly(sp.Matrix([[x - x]]))
+    assert not holds_exactly(sp.Eq(x, x + 1))
+    assert holds_exactly(_Decision(True, "z3 over the reals"))
+    assert not holds_exactly(_Decision(False, "z3 over the reals"))
+    with pytest.raises(TypeError):
+        all_exact([("a bool computed elsewhere", True)], proved="ok", scope=Scope.GENERAL)
 
 
 @pytest.mark.parametrize(
@@ -57,6 +104,10 @@ def test_within_fails_on_nan_and_excess():
     assert within(2.0, tolerance=1.0, what="t", fail=Verdict.MISMATCH).verdict is Verdict.MISMATCH
 
 
+def _proved(summary: str = "exact", scope: Scope | None = Scope.GENERAL, **fields) -> Evidence:
+    return Evidence(Verdict.PROVED, summary, expression=fields.pop("expression", "x - x"), scope=scope, **fields)
+
+
 def _cert(check, method=Method.SYMBOLIC, expected=Verdict.PROVED):
     from attncert.certificates.engine.model import Certificate
 
@@ -87,14 +138,36 @@ def test_runner_refuses_proved_from_a_numeric_method():
     assert "cannot yield PROVED" in result.outcome.evidence.summary
 
 
+def test_runner_refuses_proved_from_a_table():
+    result = run_one(_cert(lambda ctx, *, k: _proved(), method=Method.TABLE), Context())
+    assert result.verdict is Verdict.ERROR
+    assert "cannot yield PROVED" in result.outcome.evidence.summary
+
+
+@pytest.mark.parametrize("scope", [Scope.INSTANCE, None])
+def test_runner_refuses_proved_at_an_instance_or_without_scope(scope):
+    result = run_one(_cert(lambda ctx, *, k: _proved(scope=scope)), Context())
+    assert result.verdict is Verdict.ERROR
+    assert "needs scope general or stated-range" in result.outcome.evidence.summary
+
+
+def test_runner_refuses_proved_without_expression_or_interval():
+    bare = run_one(_cert(lambda ctx, *, k: _proved(expression=None)), Context())
+    assert bare.verdict is Verdict.ERROR
+    assert "without an exact expression or interval" in bare.outcome.evidence.summary
+    enclosed = run_one(_cert(lambda ctx, *, k: _proved(expression=None, interval=("0", "0"))), Context())
+    assert enclosed.verdict is Verdict.PROVED
+    assert run_one(_cert(lambda ctx, *, k: _proved(scope=Scope.STATED_RANGE)), Context()).verdict is Verdict.PROVED
+
+
 def test_runner_refuses_proved_contradicted_by_cross_check():
     bad = CrossCheck("t", instances=1, max_abs_error=1.0, tolerance=1e-12, backend="numpy")
-    result = run_one(_cert(lambda ctx, *, k: Evidence(Verdict.PROVED, "exact", cross_check=bad)), Context())
+    result = run_one(_cert(lambda ctx, *, k: _proved(cross_check=bad)), Context())
     assert result.verdict is Verdict.ERROR
 
 
 def test_negative_control_survivor_is_reported():
-    result = run_one(_cert(lambda ctx, *, k: Evidence(Verdict.PROVED, "always")), Context(), negative_control=True)
+    result = run_one(_cert(lambda ctx, *, k: _proved("always")), Context(), negative_control=True)
     assert result.as_expected
     assert result.mutant_killed is False
     assert not result.ok
@@ -104,7 +177,7 @@ def test_crashing_mutant_does_not_count_as_killed():
     def check(ctx, *, k):
         if k == 2:
             raise ValueError("mutant crash")
-        return Evidence(Verdict.PROVED, "fine")
+        return _proved("fine")
 
     result = run_one(_cert(check), Context(), negative_control=True)
     assert result.mutant_killed is False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 import traceback
 from collections.abc import Callable, Iterable
@@ -87,7 +88,9 @@ def _guard(cert: Certificate, evidence: Evidence) -> Evidence:
     return evidence
 
 
-def _execute(cert: Certificate, ctx: Context, *, mutated: bool) -> Outcome:
+def execute(cert: Certificate, ctx: Context, *, mutated: bool) -> Outcome:
+    """Run one check (the certificate, or its mutant when ``mutated``) under the guard; a crash
+    inside the check becomes ERROR evidence naming the exception and where it was raised."""
     start = time.perf_counter()
     try:
         evidence = _guard(cert, cert.run(ctx, mutated=mutated))
@@ -102,9 +105,34 @@ def _execute(cert: Certificate, ctx: Context, *, mutated: bool) -> Outcome:
     return Outcome(evidence=evidence, duration_s=time.perf_counter() - start)
 
 
+@dataclass(frozen=True)
+class Task:
+    """One check of a run: a certificate, or its negative control when ``mutated``."""
+
+    certificate: Certificate
+    mutated: bool
+
+    @property
+    def label(self) -> str:
+        return f"{self.certificate.id} (mutant)" if self.mutated else self.certificate.id
+
+
+#: Default per-check time limit in worker processes, in seconds (generous: the slowest full-tier
+#: check takes about 30 s on a 2-core machine).
+DEFAULT_TIMEOUT_S = 300.0
+
+
+def default_jobs() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
 def run_one(cert: Certificate, ctx: Context, *, negative_control: bool = False) -> Result:
-    outcome = _execute(cert, ctx, mutated=False)
-    mutant = _execute(cert, ctx, mutated=True) if negative_control else None
+    outcome = execute(cert, ctx, mutated=False)
+    mutant = execute(cert, ctx, mutated=True) if negative_control else None
     return Result(certificate=cert, outcome=outcome, negative_control=mutant)
 
 
@@ -113,12 +141,39 @@ def run_all(
     ctx: Context,
     *,
     negative_controls: bool = False,
-    on_result: Callable[[Result], None] | None = None,
+    jobs: int = 1,
+    timeout: float = DEFAULT_TIMEOUT_S,
+    on_start: Callable[[Task], None] | None = None,
+    on_finish: Callable[[Task, Outcome], None] | None = None,
 ) -> list[Result]:
-    results = []
-    for cert in certs:
-        result = run_one(cert, ctx, negative_control=negative_controls)
-        results.append(result)
-        if on_result is not None:
-            on_result(result)
-    return results
+    """Run ``certs`` (and their mutants) and return their results in the order given.
+
+    ``jobs == 1`` runs every check here, one after the other (no time limit). ``jobs > 1`` runs
+    them in that many worker processes (:mod:`attncert.certificates.engine.pool`): the results are
+    the same, a check that crashes its worker or runs past ``timeout`` seconds is reported as
+    ERROR for that check alone. ``on_start``/``on_finish`` follow each check (for progress displays).
+    """
+    certs = list(certs)
+    tasks = [Task(c, mutated) for c in certs for mutated in ((False, True) if negative_controls else (False,))]
+    if jobs > 1:
+        from attncert.certificates.engine.pool import run_tasks
+
+        outcomes = run_tasks(tasks, ctx, jobs=jobs, timeout=timeout, on_start=on_start, on_finish=on_finish)
+    else:
+        outcomes = []
+        for task in tasks:
+            if on_start is not None:
+                on_start(task)
+            outcome = execute(task.certificate, ctx, mutated=task.mutated)
+            outcomes.append(outcome)
+            if on_finish is not None:
+                on_finish(task, outcome)
+    by_task = dict(zip(((t.certificate.id, t.mutated) for t in tasks), outcomes, strict=True))
+    return [
+        Result(
+            certificate=c,
+            outcome=by_task[(c.id, False)],
+            negative_control=by_task[(c.id, True)] if negative_controls else None,
+        )
+        for c in certs
+    ]

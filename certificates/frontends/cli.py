@@ -25,6 +25,7 @@ VARIANTS = ("t4", "t3t4", "key-only")
 EXECUTORS = ("local", "dask")
 PROTOCOLS = ("fig7", "taxis", "custom")
 DEFAULT_SEED = 20260926  # engine.model.Context().seed
+DEFAULT_TIMEOUT_S = 300.0  # engine.runner.DEFAULT_TIMEOUT_S
 SIGMA_T_DEFAULT = 2.0  # theory.psa.SIGMA_T_DEFAULT
 
 
@@ -36,6 +37,43 @@ def _int_list(text: str) -> tuple[int, ...]:
     if not values:
         raise argparse.ArgumentTypeError("the list is empty")
     return values
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, not {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be > 0, not {text}")
+    return value
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    """--jobs and --timeout: how the certificates are run (never what they report)."""
+    parser.add_argument(
+        "--jobs",
+        type=_positive_int,
+        metavar="N",
+        help="worker processes (default: all cores); 1 runs every check in this process, one after the other",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_positive_float,
+        default=DEFAULT_TIMEOUT_S,
+        metavar="SECONDS",
+        help=f"with --jobs > 1, a check running longer is stopped and reported as ERROR (default {DEFAULT_TIMEOUT_S:g})",
+    )
 
 
 def _verify_parser(sub: argparse._SubParsersAction) -> None:
@@ -55,21 +93,44 @@ def _verify_parser(sub: argparse._SubParsersAction) -> None:
     verify.add_argument("--backend", choices=[*BACKENDS, "auto"], default="numpy", help="array backend (default numpy)")
     verify.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed for randomized checks")
     verify.add_argument("--list", action="store_true", help="list the selected certificates and exit")
+    _add_run_options(verify)
 
 
 def _claims_parser(sub: argparse._SubParsersAction) -> None:
-    claims = sub.add_parser("claims", help="the claims ledger: every catalogued claim and its status")
+    claims = sub.add_parser(
+        "claims",
+        help="the claims ledger: every catalogued claim, its parts and the certificates covering them",
+    )
     claims.add_argument("--paper", choices=PAPERS)
+    source = claims.add_mutually_exclusive_group()
+    source.add_argument(
+        "--from",
+        dest="from_run",
+        type=Path,
+        metavar="RUN.json",
+        help="show the verdicts and scopes of a saved run ('attncert verify --json RUN.json')",
+    )
+    source.add_argument("--run", action="store_true", help="run the certificates (quick tier) and show their verdicts and scopes")
+    claims.add_argument("--json", dest="claims_json", type=writable, metavar="PATH", help="write the ledger as JSON")
+    _add_run_options(claims)
 
 
 def _report_parser(sub: argparse._SubParsersAction) -> None:
     report = sub.add_parser("report", help="write a browsable HTML report (certificates, ledger, figures)")
     report.add_argument("--out", type=Path, required=True, help="folder for index.html and its figures")
-    report.add_argument("--tier", choices=TIERS, default="quick")
+    report.add_argument(
+        "--from",
+        dest="from_run",
+        type=Path,
+        metavar="RUN.json",
+        help="render a saved run ('attncert verify --json RUN.json') instead of running the certificates",
+    )
+    report.add_argument("--tier", choices=TIERS, help="quick (default) or full")
     report.add_argument("--paper", choices=PAPERS)
     report.add_argument("--negative-controls", action="store_true", help="also run and record every mutant")
     report.add_argument("--no-figures", action="store_true", help="skip the figures (no matplotlib needed)")
-    report.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    report.add_argument("--seed", type=int, help=f"seed for randomized checks (default {DEFAULT_SEED})")
+    _add_run_options(report)
 
 
 def _grades_parser(sub: argparse._SubParsersAction) -> None:

@@ -6,15 +6,13 @@ Kept free of numerical imports so that ``attncert --help`` starts fast.
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import enum
 import json
-import math
 import os
 import tempfile
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
+
+from attncert.certificates.engine.plain import to_jsonable as to_jsonable  # re-exported for the writers
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -61,31 +59,6 @@ def write_atomically(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-
-
-def to_jsonable(value: Any) -> Any:
-    """Plain JSON values for evidence fields (SymPy, numpy and enums become strings or numbers)."""
-    if value is None or isinstance(value, bool | int | str):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else str(value)
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, Mapping):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        return [to_jsonable(v) for v in value]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if type(value).__module__.startswith("sympy"):
-        import sympy as sp
-
-        return sp.sstr(value)
-    if hasattr(value, "item") and getattr(value, "ndim", 1) == 0:  # numpy / torch scalars
-        return to_jsonable(value.item())
-    if callable(value):
-        return getattr(value, "__qualname__", repr(value))
-    return str(value)
 
 
 def dump_json(data: dict) -> str:

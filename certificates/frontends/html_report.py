@@ -1,8 +1,11 @@
 """`attncert report --out DIR`: one self-contained HTML file plus its PNG figures.
 
-The page has the certificate table (filterable by paper and verdict, each row expandable to its
-statement, method and evidence), the claims-ledger coverage per paper, and the grade-selection and
-phase-transition figures. No external assets: the CSS and the filter script are inline.
+The page is rendered from a verify report (the JSON of ``attncert verify --json``, so
+``attncert report --from RUN.json`` re-renders a saved run): the certificate table (filterable by
+paper and verdict, each row expandable to its statement, method and evidence, each exact verdict
+with its scope), the claims ledger (per claim and part: the certificates, their verdicts and
+scopes, what the run established), and the grade-selection and phase-transition figures. No
+external assets: the CSS and the filter script are inline.
 """
 
 from __future__ import annotations
@@ -11,11 +14,12 @@ import html
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from attncert.certificates.engine.ledger import LedgerEntry
-from attncert.certificates.engine.runner import Result
+from attncert.certificates.engine.model import Scope
 from attncert.certificates.frontends.common import write_atomically
-from attncert.certificates.frontends.verify_output import result_json
+from attncert.certificates.frontends.verify_output import SCOPE_LABELS, coverer_text
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;margin:2rem;color:#222}
@@ -26,6 +30,7 @@ th{background:#f4f4f4}
 .v-REFUTED{color:#c92a2a;font-weight:bold}.v-MISMATCH{color:#ae3ec9}.v-ERROR{background:#c92a2a;color:#fff}
 details pre{white-space:pre-wrap;background:#f8f8f8;padding:0.5rem;max-height:20rem;overflow:auto}
 .filters{margin:1rem 0}.filters label{margin-right:1.5rem}
+.scope{font-weight:normal;font-size:0.8rem;color:#555}
 figure{display:inline-block;margin:0.5rem}figure img{max-width:420px;border:1px solid #ddd}
 """
 
@@ -49,34 +54,58 @@ def _options(values: list[str]) -> str:
     return "".join(f'<option value="{html.escape(v)}">{html.escape(v)}</option>' for v in ["all", *values])
 
 
-def render(results: list[Result], ledger: list[LedgerEntry], figures: list[str], meta: dict) -> str:
-    papers = sorted({r.certificate.paper for r in results})
-    verdicts = sorted({r.verdict.value for r in results})
-    counts = Counter(r.verdict.value for r in results)
+def _certificate_row(r: dict[str, Any]) -> str:
+    record = json.dumps(r["evidence"], indent=2, default=str)
+    unexpected = "" if r["as_expected"] else f" (expected {r['expected']})"
+    scope = f"<br><span class='scope'>{html.escape(SCOPE_LABELS[Scope(r['scope'])])}</span>" if r["scope"] else ""
+    assumptions = f"<p><b>Assumptions.</b> {html.escape('; '.join(r['assumptions']))}</p>" if r["assumptions"] else ""
+    return (
+        f'<tr class="cert" data-paper="{r["paper"]}" data-verdict="{r["verdict"]}" id="{html.escape(r["id"])}">'
+        f"<td><code>{html.escape(r['id'])}</code></td><td>{html.escape(r['claim']['label'])}</td>"
+        f"<td>{r['method']}</td><td class='v-{r['verdict']}'>{r['verdict']}{unexpected}{scope}</td>"
+        f"<td><details><summary>{html.escape(r['evidence']['summary'])}</summary>"
+        f"<p><b>Statement.</b> {html.escape(r['claim']['statement'])}</p>{assumptions}"
+        f"<p><b>Provenance</b> {r['claim']['provenance']}; <b>method</b> {r['method']}; <b>tier</b> {r['tier']}; "
+        f"<b>negative control</b>: {html.escape(r['mutant'])}</p>"
+        f"<pre>{html.escape(record)}</pre></details></td>"
+        f"<td>{r['evidence']['duration_s']:.2f}s</td></tr>"
+    )
+
+
+def _ledger_rows(ledger: list[LedgerEntry]) -> str:
     rows = []
-    for r in results:
-        c, ev = r.certificate, r.outcome.evidence
-        record = json.dumps(result_json(r)["evidence"], indent=2, default=str)
-        unexpected = "" if r.as_expected else f" (expected {c.expected.value})"
-        rows.append(
-            f'<tr class="cert" data-paper="{c.paper}" data-verdict="{r.verdict.value}" id="{html.escape(c.id)}">'
-            f"<td><code>{html.escape(c.id)}</code></td><td>{html.escape(c.claim.label)}</td>"
-            f"<td>{c.method.value}</td><td class='v-{r.verdict.value}'>{r.verdict.value}{unexpected}</td>"
-            f"<td><details><summary>{html.escape(ev.summary)}</summary>"
-            f"<p><b>Statement.</b> {html.escape(c.claim.statement)}</p>"
-            f"<p><b>Provenance</b> {c.claim.provenance.value}; <b>method</b> {c.method.value}; <b>tier</b> {c.tier.value}; "
-            f"<b>negative control</b>: {html.escape(c.mutant.description)}</p>"
-            f"<pre>{html.escape(record)}</pre></details></td>"
-            f"<td>{r.outcome.duration_s:.2f}s</td></tr>"
-        )
+    for e in ledger:
+        if e.reason is not None:
+            continue
+        for i, part in enumerate(e.rows):
+            covering = e.covering(part)
+            cells = "<br>".join(html.escape(coverer_text(c)) for c in covering) or "<i>not yet certified</i>"
+            head = f"<td>{e.paper}</td><td>{html.escape(e.key)}</td>" if i == 0 else "<td></td><td></td>"
+            rows.append(
+                f'<tr class="claim">{head}<td>{html.escape(part or "")}</td><td>{cells}</td>'
+                f"<td>{html.escape(e.standing(part) or '')}</td></tr>"
+            )
+    return "".join(rows)
+
+
+def render(report: dict[str, Any], ledger: list[LedgerEntry], figures: list[str]) -> str:
+    """The page for a verify report (``verify_output.report_json``) and the ledger of its run."""
+    results = report["results"]
+    papers = sorted({r["paper"] for r in results})
+    verdicts = sorted({r["verdict"] for r in results})
+    counts = Counter(r["verdict"] for r in results)
+    env, selection, nc = report["environment"], report["selection"], report["summary"]["negative_controls"]
+    controls = f"{nc['killed']}/{nc['run']} killed" if selection.get("negative_controls") else "not run"
     coverage = []
     for paper in sorted({e.paper for e in ledger}):
         entries = [e for e in ledger if e.paper == paper]
         tally = Counter(e.status for e in entries)
         coverage.append(
             f"<tr><td>{paper}</td><td>{len(entries)}</td><td>{tally.get('certified', 0)}</td>"
-            f"<td>{tally.get('OUT_OF_SCOPE', 0)}</td><td>{tally.get('not yet certified', 0)}</td></tr>"
+            f"<td>{tally.get('partly certified', 0)}</td><td>{tally.get('OUT_OF_SCOPE', 0)}</td>"
+            f"<td>{tally.get('not yet certified', 0)}</td></tr>"
         )
+    standings = Counter(e.claim_standing for e in ledger if e.claim_standing is not None)
     oos = "".join(
         f"<tr><td>{e.paper}</td><td>{html.escape(e.key)}</td><td>{html.escape(e.reason or '')}</td></tr>"
         for e in ledger
@@ -91,17 +120,22 @@ def render(results: list[Result], ledger: list[LedgerEntry], figures: list[str],
 <html lang="en"><head><meta charset="utf-8"><title>attncert report</title><style>{_STYLE}</style></head>
 <body>
 <h1>attncert report</h1>
-<p>{len(results)} certificates ({summary}); seed {meta.get("seed")}, backend {meta.get("backend")}, tier {meta.get("tier")}.
-Negative controls: {meta.get("controls", "not run")}.</p>
+<p>{len(results)} certificates ({summary}); seed {env["seed"]}, backend {env["backend"]}, tier {selection.get("tier")}.
+Negative controls: {controls}. Run {html.escape(str(report.get("created", "")))}.</p>
 <h2>Certificates</h2>
 <div class="filters"><label>paper <select id="paper">{_options(papers)}</select></label>
 <label>verdict <select id="verdict">{_options(verdicts)}</select></label>
 <span><span id="shown">{len(results)}</span> shown</span></div>
-<table id="certificates"><thead><tr><th>id</th><th>claim</th><th>method</th><th>verdict</th><th>evidence</th><th>time</th></tr>
-</thead><tbody>{"".join(rows)}</tbody></table>
+<table id="certificates"><thead><tr><th>id</th><th>claim</th><th>method</th><th>verdict (scope)</th><th>evidence</th>
+<th>time</th></tr></thead><tbody>{"".join(_certificate_row(r) for r in results)}</tbody></table>
 <h2>Claims ledger coverage</h2>
-<table id="coverage"><thead><tr><th>paper</th><th>catalogued</th><th>certified</th><th>out of scope</th>
-<th>not yet certified</th></tr></thead><tbody>{"".join(coverage)}</tbody></table>
+<table id="coverage"><thead><tr><th>paper</th><th>catalogued</th><th>certified</th><th>partly certified</th>
+<th>out of scope</th><th>not yet certified</th></tr></thead><tbody>{"".join(coverage)}</tbody></table>
+<p>Certified claims by what this run established for their weakest part:
+{html.escape(", ".join(f"{k} {v}" for k, v in standings.items()) or "none")}.</p>
+<h3>Claims and their parts</h3>
+<table id="ledger"><thead><tr><th>paper</th><th>claim</th><th>part</th><th>certificates (verdict, scope)</th>
+<th>established</th></tr></thead><tbody>{_ledger_rows(ledger)}</tbody></table>
 <h3>Out of scope (never counted as a pass)</h3>
 <table><thead><tr><th>paper</th><th>claim</th><th>reason</th></tr></thead><tbody>{oos}</tbody></table>
 <h2>Figures</h2>{figs}
@@ -132,7 +166,8 @@ def grade_figure(path: Path) -> None:
     plt.close(fig)
 
 
-def write_report(out: Path, results: list[Result], ledger: list[LedgerEntry], meta: dict, *, figures: bool) -> Path:
+def write_report(out: Path, report: dict[str, Any], ledger: list[LedgerEntry], *, figures: bool) -> Path:
+    """Write ``index.html`` for a verify report (and, with ``figures``, its PNG figures) into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     names: list[str] = []
     if figures:
@@ -147,5 +182,5 @@ def write_report(out: Path, results: list[Result], ledger: list[LedgerEntry], me
         stats = summarise(sweep)
         names += [p.name for p in phase_output.figures(out, sweep, stats, stats.c_hat)]
     page = out / "index.html"
-    write_atomically(page, render(results, ledger, names, meta))
+    write_atomically(page, render(report, ledger, names))
     return page

@@ -11,11 +11,17 @@ from rich.table import Table
 from rich.text import Text
 
 from attncert.certificates.engine.ledger import out_of_scope
-from attncert.certificates.engine.model import Context, Tier
+from attncert.certificates.engine.model import Certificate, Context, Tier
 from attncert.certificates.engine.registry import select
-from attncert.certificates.engine.runner import Result, run_all
+from attncert.certificates.engine.runner import Outcome, Result, Task, default_jobs, run_all
 from attncert.certificates.frontends.common import EXIT_FAIL, EXIT_OK, UsageError, dump_json, write_atomically
-from attncert.certificates.frontends.verify_output import VERDICT_STYLES, report_json, report_markdown, summarise
+from attncert.certificates.frontends.verify_output import (
+    VERDICT_STYLES,
+    report_json,
+    report_markdown,
+    scope_label,
+    summarise,
+)
 from attncert.solvers.backend import BackendUnavailable, get_backend
 
 
@@ -28,7 +34,7 @@ def _verdict_text(result: Result) -> Text:
 
 def _results_table(results: list[Result], negative_controls: bool) -> Table:
     table = Table(show_lines=False, header_style="bold", expand=False)
-    for name in ("id", "claim", "method", "verdict", "key evidence", "time"):
+    for name in ("id", "claim", "method", "verdict", "scope", "key evidence", "time"):
         table.add_column(name, overflow="fold")
     if negative_controls:
         table.add_column("mutant")
@@ -38,6 +44,7 @@ def _results_table(results: list[Result], negative_controls: bool) -> Table:
             r.certificate.claim.label,
             r.certificate.method.value,
             _verdict_text(r),
+            scope_label(r.outcome.evidence),
             r.outcome.evidence.summary,
             f"{r.outcome.duration_s:.2f}s",
         ]
@@ -51,6 +58,61 @@ def _results_table(results: list[Result], negative_controls: bool) -> Table:
             )
         table.add_row(*row)
     return table
+
+
+def run_with_progress(
+    certs: list[Certificate],
+    ctx: Context,
+    *,
+    negative_controls: bool,
+    jobs: int | None,
+    timeout: float,
+    label: str = "verify",
+) -> list[Result]:
+    """Run ``certs`` in ``jobs`` worker processes (default: every core), showing on a terminal's
+    stderr the finished checks and the ones running."""
+    err = Console(stderr=True)
+    running: list[str] = []
+    # No auto-refresh thread: workers are forked while the display is live, and a fork must not
+    # copy a lock held by a thread writing to the terminal. The display updates at every event.
+    with Progress(
+        TextColumn(f"[bold]{label}"),
+        BarColumn(bar_width=20),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        console=err,
+        transient=True,
+        auto_refresh=False,
+        disable=not err.is_terminal,
+    ) as progress:
+        bar = progress.add_task("", total=len(certs) * (2 if negative_controls else 1))
+
+        room = max(20, err.width - 50)  # the label, bar, count and clock take about 50 columns
+
+        def show() -> None:
+            shown = f"running: {', '.join(running)}" if running else ""
+            progress.update(bar, description=shown if len(shown) <= room else shown[: room - 1] + "…")
+            progress.refresh()
+
+        def started(task: Task) -> None:
+            running.append(task.label)
+            show()
+
+        def finished(task: Task, outcome: Outcome) -> None:
+            running.remove(task.label)
+            progress.advance(bar)
+            show()
+
+        return run_all(
+            certs,
+            ctx,
+            negative_controls=negative_controls,
+            jobs=default_jobs() if jobs is None else jobs,
+            timeout=timeout,
+            on_start=started,
+            on_finish=finished,
+        )
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
@@ -68,30 +130,16 @@ def run(args: argparse.Namespace, console: Console) -> int:
     except BackendUnavailable as exc:
         raise UsageError(str(exc)) from None
     ctx = Context(seed=args.seed, backend=backend.name)
-    err = Console(stderr=True)
     start = time.perf_counter()
-    with Progress(
-        TextColumn("[bold]verify"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.description}"),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    ) as progress:
-        task = progress.add_task("", total=len(certs))
-
-        def advance(result: Result) -> None:
-            progress.update(task, advance=1, description=result.certificate.id)
-
-        results = run_all(certs, ctx, negative_controls=args.negative_controls, on_result=advance)
+    results = run_with_progress(certs, ctx, negative_controls=args.negative_controls, jobs=args.jobs, timeout=args.timeout)
     elapsed = time.perf_counter() - start
     oos = out_of_scope(args.paper)
     console.print(_results_table(results, args.negative_controls))
     summary = summarise(results, oos)
     counts = ", ".join(f"{k} {v}" for k, v in sorted(summary.counts.items()))
     console.print(f"[bold]{len(results)} certificates[/] in {elapsed:.1f}s: {counts}")
+    if summary.scopes:
+        console.print("exact verdicts by scope: " + ", ".join(f"{k} {v}" for k, v in sorted(summary.scopes.items())))
     if summary.unexpected:
         console.print(f"[bold red]unexpected verdicts:[/] {', '.join(summary.unexpected)}")
     if args.negative_controls:

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import platform
 from collections import Counter
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
-from attncert.certificates.engine.ledger import LedgerEntry
-from attncert.certificates.engine.model import Context, Verdict
+from attncert.certificates.engine.ledger import Coverer, LedgerEntry
+from attncert.certificates.engine.model import Context, Evidence, Scope, Verdict
 from attncert.certificates.engine.runner import Outcome, Result
-from attncert.certificates.frontends.common import to_jsonable
+from attncert.certificates.frontends.common import UsageError, to_jsonable
 
-SCHEMA = "attncert.verify-report/1"
+# /2: every record states the scope and the assumptions of its exact evidence ("general",
+# "stated-range", "instance"; null for numeric, Monte Carlo and table evidence).
+SCHEMA = "attncert.verify-report/2"
 _PACKAGES = ("attncert", "sympy", "mpmath", "numpy", "scipy", "cvxpy", "array-api-compat", "torch", "cupy")
 
 
@@ -38,6 +42,7 @@ def environment(ctx: Context) -> dict[str, Any]:
 @dataclasses.dataclass(frozen=True)
 class Summary:
     counts: dict[str, int]
+    scopes: dict[str, int]  # exact verdicts by scope: "PROVED general", "VERIFIED instance", ...
     unexpected: list[str]
     controls_run: int
     controls_killed: int
@@ -53,11 +58,59 @@ def summarise(results: Iterable[Result], oos: list[LedgerEntry]) -> Summary:
     controls = [r for r in results if r.negative_control is not None]
     return Summary(
         counts=dict(Counter(r.verdict.value for r in results)),
+        scopes=dict(
+            Counter(
+                f"{r.verdict.value} {scope_label(r.outcome.evidence)}" for r in results if r.outcome.evidence.scope is not None
+            )
+        ),
         unexpected=[r.certificate.id for r in results if not r.as_expected],
         controls_run=len(controls),
         controls_killed=sum(1 for r in controls if r.mutant_killed),
         out_of_scope=len(oos),
     )
+
+
+SCOPE_LABELS = {
+    Scope.GENERAL: "general",
+    Scope.STATED_RANGE: "stated range",
+    Scope.INSTANCE: "instance",
+}
+
+
+def scope_label(evidence: Evidence) -> str:
+    """How much of the claim an exact verdict covers ("" for numeric evidence, which has no scope)."""
+    return SCOPE_LABELS[evidence.scope] if evidence.scope is not None else ""
+
+
+def scope_with_assumptions(evidence: Evidence) -> str:
+    """The scope, followed by the assumptions the exact check used."""
+    label = scope_label(evidence)
+    if label and evidence.assumptions:
+        return f"{label} (assuming {'; '.join(evidence.assumptions)})"
+    return label
+
+
+def coverer_text(c: Coverer) -> str:
+    """A certificate in the ledger: its verdict and scope once run, else the verdict it expects."""
+    if c.verdict is None:
+        return f"{c.id} (expects {c.expected.value})"
+    scope = f", {SCOPE_LABELS[c.scope]}" if c.scope is not None else ""
+    unexpected = "" if c.as_expected else f"; expected {c.expected.value}"
+    return f"{c.id}: {c.verdict.value}{scope}{unexpected}"
+
+
+def load_report(path: Path) -> dict[str, Any]:
+    """A saved verify report (``attncert verify --json``), checked to be of this schema."""
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UsageError(f"{path}: file not found") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UsageError(f"{path}: not a verify report: {exc}") from None
+    schema = report.get("schema") if isinstance(report, dict) else None
+    if schema != SCHEMA:
+        raise UsageError(f"{path}: schema {schema!r} is not {SCHEMA!r}; write it again with 'attncert verify --json'")
+    return report
 
 
 def _outcome_json(outcome: Outcome) -> dict[str, Any]:
@@ -73,9 +126,12 @@ def result_json(result: Result) -> dict[str, Any]:
         "method": cert.method.value,
         "tier": cert.tier.value,
         "tags": list(cert.tags),
+        "mutant": cert.mutant.description,
         "expected": cert.expected.value,
         "verdict": result.verdict.value,
         "as_expected": result.as_expected,
+        "scope": to_jsonable(result.outcome.evidence.scope),
+        "assumptions": list(result.outcome.evidence.assumptions),
         "evidence": _outcome_json(result.outcome),
     }
     if result.negative_control is not None:
@@ -97,6 +153,7 @@ def report_json(results: list[Result], ctx: Context, oos: list[LedgerEntry], sel
         "summary": {
             "ok": summary.ok,
             "counts": summary.counts,
+            "scopes": summary.scopes,
             "unexpected": summary.unexpected,
             "negative_controls": {"run": summary.controls_run, "killed": summary.controls_killed},
             "out_of_scope_claims": summary.out_of_scope,
@@ -119,15 +176,15 @@ def report_markdown(results: list[Result], ctx: Context, oos: list[LedgerEntry])
         + ", ".join(f"{k} {v}" for k, v in sorted(summary.counts.items()))
         + f"; negative controls killed {summary.controls_killed}/{summary.controls_run}",
         "",
-        "| id | claim | method | expected | verdict | evidence | time (s) |",
-        "|---|---|---|---|---|---|---|",
+        "| id | claim | method | expected | verdict | scope | evidence | time (s) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
-        c = r.certificate
+        c, ev = r.certificate, r.outcome.evidence
         lines.append(
             f"| `{c.id}` | {_md_cell(c.claim.label)} | {c.method.value} | {c.expected.value} | "
             f"{r.verdict.value}{'' if r.as_expected else ' (unexpected)'} | "
-            f"{_md_cell(r.outcome.evidence.summary)} | {r.outcome.duration_s:.2f} |"
+            f"{_md_cell(scope_with_assumptions(ev))} | {_md_cell(ev.summary)} | {r.outcome.duration_s:.2f} |"
         )
     if oos:
         lines += ["", "## Out of scope (never counted as a pass)", "", "| paper | claim | reason |", "|---|---|---|"]

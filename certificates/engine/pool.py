@@ -1,0 +1,169 @@
+"""Run checks in worker processes, each check isolated: a crash or a hang is that check's ERROR.
+
+The workers are forked from the process that selected the certificates, so they inherit the
+registry (and any test registry) and look each certificate up by its id; nothing but ids goes
+to them and nothing but evidence comes back. A worker that dies (a segfault, ``os._exit``) or
+runs past the time limit is killed and replaced; the checks not yet run go on in the others.
+Results are gathered in the order of the tasks, so a parallel run reports exactly what the
+serial run reports (apart from durations).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+import pickle
+import signal
+import time
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from attncert.certificates.engine.model import Certificate, Context, Evidence, Verdict
+from attncert.certificates.engine.plain import to_jsonable
+from attncert.certificates.engine.runner import Outcome, Task, execute
+
+_Key = tuple[str, bool]  # (certificate id, mutated)
+
+
+def _picklable(value: Any) -> Any:
+    try:
+        pickle.dumps(value)
+    except Exception:  # e.g. a lambda or a local function: send its plain (report) form
+        return to_jsonable(value)
+    return value
+
+
+def portable(evidence: Evidence) -> Evidence:
+    """``evidence`` with every field that cannot be pickled replaced by its plain report form
+    (the entries of ``details`` one by one), so the reports written from it are unchanged."""
+    try:
+        pickle.dumps(evidence)
+    except Exception:
+        changes: dict[str, Any] = {}
+        for f in dataclasses.fields(evidence):
+            value = getattr(evidence, f.name)
+            if f.name == "details":
+                changes[f.name] = {k: _picklable(v) for k, v in value.items()}
+            else:
+                changes[f.name] = _picklable(value)
+        return dataclasses.replace(evidence, **changes)
+    return evidence
+
+
+def _serve(conn: Connection, certificates: Mapping[str, Certificate], ctx: Context) -> None:
+    """A worker: run the checks it is sent, by id, until told to stop (``None``)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    while True:
+        try:
+            key = conn.recv()
+        except EOFError:
+            return
+        if key is None:
+            return
+        cert_id, mutated = key
+        outcome = execute(certificates[cert_id], ctx, mutated=mutated)
+        conn.send((key, Outcome(evidence=portable(outcome.evidence), duration_s=outcome.duration_s)))
+
+
+@dataclasses.dataclass
+class _Worker:
+    process: multiprocessing.process.BaseProcess
+    conn: Connection
+    task: Task | None = None
+    started: float = 0.0
+
+
+def _died(process: multiprocessing.process.BaseProcess) -> str:
+    process.join(timeout=1.0)
+    code = process.exitcode
+    if code is not None and code < 0:
+        return f"killed by signal {signal.Signals(-code).name}"
+    return f"exit code {code}"
+
+
+def _error(summary: str, duration: float) -> Outcome:
+    return Outcome(evidence=Evidence(verdict=Verdict.ERROR, summary=summary), duration_s=duration)
+
+
+def run_tasks(
+    tasks: Sequence[Task],
+    ctx: Context,
+    *,
+    jobs: int,
+    timeout: float,
+    on_start: Callable[[Task], None] | None = None,
+    on_finish: Callable[[Task, Outcome], None] | None = None,
+) -> list[Outcome]:
+    """The outcome of every task, in the order of ``tasks``, computed by ``jobs`` workers."""
+    mp = multiprocessing.get_context("fork")
+    certificates = {t.certificate.id: t.certificate for t in tasks}
+
+    def spawn() -> _Worker:
+        ours, theirs = mp.Pipe()
+        # not daemonic, so a check may start processes of its own; the finally clause below stops every worker
+        process = mp.Process(target=_serve, args=(theirs, certificates, ctx))
+        process.start()
+        theirs.close()
+        return _Worker(process, ours)
+
+    queue = deque(tasks)
+    done: dict[_Key, Outcome] = {}
+
+    def finish(worker: _Worker, outcome: Outcome) -> None:
+        task = worker.task
+        assert task is not None
+        done[(task.certificate.id, task.mutated)] = outcome
+        worker.task = None
+        if on_finish is not None:
+            on_finish(task, outcome)
+
+    workers = [spawn() for _ in range(min(jobs, len(tasks)))]
+    try:
+        while len(done) < len(tasks):
+            for i, worker in enumerate(workers):
+                if worker.task is None and queue:
+                    if not worker.process.is_alive():  # it died or was stopped: replace it
+                        worker.conn.close()
+                        workers[i] = worker = spawn()
+                    worker.task = queue.popleft()
+                    worker.started = time.perf_counter()
+                    worker.conn.send((worker.task.certificate.id, worker.task.mutated))
+                    if on_start is not None:
+                        on_start(worker.task)
+            busy = [w for w in workers if w.task is not None]
+            next_deadline = min(w.started + timeout for w in busy)
+            wait([w.conn for w in busy] + [w.process.sentinel for w in busy], max(0.0, next_deadline - time.perf_counter()))
+            now = time.perf_counter()
+            for worker in workers:
+                if worker.task is None:
+                    continue
+                if worker.conn.poll():
+                    try:
+                        _, outcome = worker.conn.recv()
+                    except (EOFError, OSError):
+                        outcome = _error(f"the worker running this check died ({_died(worker.process)})", now - worker.started)
+                    finish(worker, outcome)
+                elif not worker.process.is_alive():
+                    finish(worker, _error(f"the worker running this check died ({_died(worker.process)})", now - worker.started))
+                elif now - worker.started > timeout:
+                    worker.process.kill()
+                    worker.process.join()
+                    finish(worker, _error(f"timed out: stopped after {timeout:g} s (the per-check limit)", now - worker.started))
+    finally:
+        for worker in workers:
+            if worker.task is None and worker.process.is_alive():
+                try:
+                    worker.conn.send(None)
+                except OSError:
+                    worker.process.kill()
+            else:
+                worker.process.kill()
+        for worker in workers:
+            worker.process.join(timeout=5.0)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
+            worker.conn.close()
+    return [done[(t.certificate.id, t.mutated)] for t in tasks]

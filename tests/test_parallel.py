@@ -1,0 +1,140 @@
+"""Parallel runs (issue 14): the same results as the serial run, each crash or hang confined to
+its own check, and byte-identical JSON reports apart from durations and the creation time."""
+
+import json
+import os
+import time
+
+import pytest
+
+from attncert.certificates.engine.model import Certificate, Claim, Context, Evidence, Method, Mutant, Provenance, Verdict
+from attncert.certificates.engine.pool import portable
+from attncert.certificates.engine.runner import Task, run_all
+from attncert.certificates.frontends.cli import main
+from attncert.certificates.frontends.common import dump_json
+from attncert.certificates.frontends.verify_output import report_json
+
+
+def _cert(name: str, check, expected: Verdict = Verdict.VERIFIED) -> Certificate:
+    return Certificate(
+        id=f"psa.parallel_{name}",
+        claim=Claim("psa", name, f"test-only certificate {name}", Provenance.DERIVED),
+        method=Method.NUMERIC,
+        expected=expected,
+        check=check,
+        params={"k": 1},
+        mutant=Mutant("k = 2", {"k": 2}),
+    )
+
+
+def _fine(ctx, *, k):
+    return Evidence(
+        Verdict.VERIFIED if k == 1 else Verdict.REFUTED,
+        f"k = {k}, seed {ctx.seed}",
+        measured=[k, 0.5],
+        details={"rule": lambda v: v, "note": "a lambda cannot be pickled; its name travels instead"},
+    )
+
+
+def _raises(ctx, *, k):
+    raise RuntimeError(f"broken at k = {k}")
+
+
+def _hangs(ctx, *, k):
+    time.sleep(60)
+
+
+def _dies(ctx, *, k):
+    os._exit(7)
+
+
+TEST_SET = [
+    _cert("fine_a", _fine),
+    _cert("raises", _raises),
+    _cert("hangs", _hangs),
+    _cert("dies", _dies),
+    _cert("fine_b", _fine),
+]
+
+
+def _stripped(data):
+    """A report without what legitimately differs between two runs: durations and creation time."""
+    if isinstance(data, dict):
+        return {k: _stripped(v) for k, v in data.items() if k not in {"duration_s", "created"}}
+    if isinstance(data, list):
+        return [_stripped(v) for v in data]
+    return data
+
+
+def test_parallel_run_confines_crashes_hangs_and_deaths_to_their_check():
+    events: list[tuple[str, str]] = []
+    start = time.perf_counter()
+    results = run_all(
+        TEST_SET,
+        Context(),
+        negative_controls=True,
+        jobs=2,
+        timeout=2.0,
+        on_start=lambda t: events.append(("start", t.label)),
+        on_finish=lambda t, o: events.append(("finish", t.label)),
+    )
+    assert time.perf_counter() - start < 30  # the hanging check was stopped, not waited for
+    assert [r.certificate.id for r in results] == [c.id for c in TEST_SET]
+    by_id = {r.certificate.id.removeprefix("psa.parallel_"): r for r in results}
+    for name in ("fine_a", "fine_b"):
+        assert by_id[name].ok and by_id[name].negative_control.evidence.verdict is Verdict.REFUTED
+        assert by_id[name].outcome.evidence.details["rule"] == "_fine.<locals>.<lambda>"
+    assert by_id["raises"].verdict is Verdict.ERROR and "broken at k = 1" in by_id["raises"].outcome.evidence.summary
+    assert by_id["hangs"].verdict is Verdict.ERROR and "timed out" in by_id["hangs"].outcome.evidence.summary
+    assert by_id["dies"].verdict is Verdict.ERROR and "exit code 7" in by_id["dies"].outcome.evidence.summary
+    assert by_id["dies"].negative_control.evidence.verdict is Verdict.ERROR
+    labels = [t.label for c in TEST_SET for t in (Task(c, False), Task(c, True))]
+    assert sorted(label for kind, label in events if kind == "start") == sorted(labels)
+    assert sorted(label for kind, label in events if kind == "finish") == sorted(labels)
+
+
+def test_parallel_and_serial_reports_are_identical_apart_from_durations():
+    # serially a hang would hang this test and a death would end it: those are the pool's to confine
+    runnable = [c for c in TEST_SET if c.check not in (_hangs, _dies)]
+    ctx = Context(seed=11)
+    selection = {"paper": None, "pattern": None, "tag": None, "tier": "quick", "negative_controls": True}
+    serial = report_json(run_all(runnable, ctx, negative_controls=True, jobs=1), ctx, [], selection)
+    parallel = report_json(run_all(runnable, ctx, negative_controls=True, jobs=3), ctx, [], selection)
+    assert dump_json(_stripped(serial)) == dump_json(_stripped(parallel))
+
+
+def test_portable_evidence_keeps_its_report_form():
+    from attncert.certificates.frontends.common import to_jsonable
+
+    ev = _fine(Context(), k=1)
+    moved = portable(ev)
+    assert to_jsonable(moved) == to_jsonable(ev)
+    assert portable(moved) is moved  # already picklable: unchanged
+
+
+@pytest.mark.parametrize("extra", [[], ["--negative-controls"]])
+def test_verify_jobs_gives_the_serial_json_byte_for_byte(tmp_path, extra):
+    """The real registry, a few cheap certificates: --jobs 1 and --jobs 3 write the same report."""
+    pattern = "psa.shear_float64_residual_is_zero,gllm.table3_rows,plga.softmax_is_one_lipschitz,psa.table11_overhead_values"
+    texts, codes = [], []
+    for jobs in ("1", "3"):
+        out = tmp_path / f"jobs{jobs}.json"
+        codes.append(main(["verify", "-k", pattern, "--jobs", jobs, "--json", str(out), *extra]))
+        texts.append(dump_json(_stripped(json.loads(out.read_text()))))
+    assert codes[0] == codes[1]
+    assert texts[0] == texts[1]
+    assert len(json.loads(texts[0])["results"]) == 4
+
+
+def _starts_a_process(ctx, *, k):
+    import multiprocessing
+
+    child = multiprocessing.get_context("fork").Process(target=time.sleep, args=(0,))
+    child.start()
+    child.join()
+    return Evidence(Verdict.VERIFIED if child.exitcode == 0 and k == 1 else Verdict.REFUTED, f"child exit {child.exitcode}")
+
+
+def test_a_check_may_start_processes_of_its_own():
+    (result,) = run_all([_cert("starts_a_process", _starts_a_process)], Context(), jobs=2)
+    assert result.verdict is Verdict.VERIFIED, result.outcome.evidence.summary
