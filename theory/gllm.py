@@ -152,7 +152,10 @@ def _split_sum(s: sp.Sum) -> sp.Expr:
     total = sp.Integer(0)
     for term in sp.Add.make_args(sp.expand(s.function)):
         const, dep = term.as_independent(*indices, as_Add=False)
-        total += const * sp.Sum(dep, *s.limits)
+        if dep == 1 and len(s.limits) == 1:  # a sum of ones counts its range
+            total += const * (s.limits[0][2] - s.limits[0][1] + 1)
+        else:
+            total += const * sp.Sum(dep, *s.limits)
     return total
 
 
@@ -281,22 +284,29 @@ def variance_general(p: IndexedProfiles, weights: sp.IndexedBase, v: sp.IndexedB
 
 
 @dataclass(frozen=True)
-class RealDecision:
-    """An exact decision over the reals by z3 (nonlinear real arithmetic is decidable): ``holds``
-    when the negation of the claim is unsatisfiable under the hypotheses."""
+class Decision:
+    """An exact decision made by an exact procedure (z3 over the reals, a SymPy canonical form): ``holds`` is its
+    answer, ``how`` names the procedure."""
 
     holds: bool
     how: str
 
 
-def decide_real(hypotheses: Sequence, claim, description: str) -> RealDecision:
+def decide_matrix_identity(lhs: sp.MatrixExpr, rhs: sp.MatrixExpr, description: str) -> Decision:
+    """Matrix expressions of symbolic size are equal when their difference has the canonical form 0
+    (SymPy collects MatMul/MatAdd terms exactly)."""
+    holds = isinstance((lhs - rhs).doit(), sp.ZeroMatrix)
+    return Decision(holds, f"SymPy matrix-expression canonical form: {description}")
+
+
+def decide_real(hypotheses: Sequence, claim, description: str) -> Decision:
     """Decide ``hypotheses => claim`` over the reals with z3 (z3 expressions)."""
     import z3
 
     solver = z3.Solver()
     solver.add(*hypotheses, z3.Not(claim))
     answer = solver.check()
-    return RealDecision(answer == z3.unsat, f"z3 ({answer} negation): {description}")
+    return Decision(answer == z3.unsat, f"z3 ({answer} negation): {description}")
 
 
 def grading_overhead(d: int, layers: int, heads: int, vocab: int) -> int:
@@ -308,3 +318,101 @@ def grading_overhead(d: int, layers: int, heads: int, vocab: int) -> int:
 #: Sec. 8.1.3 configurations: (d, layers K, heads H, |V|, total parameters).
 GLLM_MEDIUM = (1024, 24, 16, 50_257, 345 * 10**6)
 GLLM_7B = (4096, 32, 32, 32_000, 7 * 10**9)
+
+
+# --- Sec. 2 background: CLM loss, parameter and operation counts, compute-optimal allocation ---------
+def cross_entropy(total, p_i: sp.Expr, q_i: sp.Expr) -> sp.Expr:
+    """-sum_i p_i log q_i (the expected CLM loss of one position, Lemma 1); ``total`` sums over the index."""
+    return -total(p_i * sp.log(q_i))
+
+
+def entropy(total, p_i: sp.Expr) -> sp.Expr:
+    """H(p) = -sum_i p_i log p_i."""
+    return -total(p_i * sp.log(p_i))
+
+
+def kl_divergence(total, p_i: sp.Expr, q_i: sp.Expr) -> sp.Expr:
+    """D_KL(p || q) = sum_i p_i log(p_i / q_i)."""
+    return total(p_i * sp.log(p_i / q_i))
+
+
+def block_parameter_counts(d: sp.Expr, heads: sp.Expr, ffn_factor: int = 4) -> dict[str, sp.Expr]:
+    """Parameters of one pre-norm block (Prop 1): attention H (3 d d_k) + H d_v d = 4 d^2 with d_k = d_v = d/H;
+    FFN 2 d d_ff = 8 d^2 with d_ff = 4 d; the O(d) rest (biases b_1, b_2, two RMSNorm gains)."""
+    d_k = d / heads
+    d_ff = ffn_factor * d
+    return {
+        "attention": heads * 3 * d * d_k + heads * d_k * d,
+        "ffn": 2 * d * d_ff,
+        "linear": d_ff + d + 2 * d,
+    }
+
+
+def layer_operation_counts(n: sp.Expr, d: sp.Expr, heads: sp.Expr, graded: bool = False) -> dict[str, sp.Expr]:
+    """Multiply-accumulate counts of one layer (Prop 2; Prop 4 with ``graded``): Q, K, V and output projections
+    4 n d^2; scores and weighted values H * 2 n^2 d_k = 2 n^2 d; FFN 2 n d d_ff = 8 n d^2; softmax and norms
+    O(n^2 H + n d). EG-MHSA adds the column scalings Q M, K M, V M: 3 n d."""
+    d_k = d / heads
+    counts = {
+        "projections": 4 * n * d**2,
+        "attention": heads * 2 * n**2 * d_k,
+        "ffn": 8 * n * d**2,
+        "softmax_and_norms": heads * n**2 + 2 * n * d,
+    }
+    if graded:
+        counts["grading"] = 3 * n * d
+    return counts
+
+
+def compute_optimal_allocation(
+    alpha: sp.Expr, beta: sp.Expr, a: sp.Expr, b: sp.Expr, compute: sp.Expr
+) -> tuple[sp.Expr, sp.Expr]:
+    """(N*, D*) minimising A/N^alpha + B/D^beta subject to 6 N D = C (Prop 3, Eq. 10): the stationary point
+    alpha A N^-alpha = beta B D^-beta with D = C/(6N)."""
+    n = (alpha * a / (beta * b)) ** (1 / (alpha + beta)) * (compute / 6) ** (beta / (alpha + beta))
+    return n, compute / (6 * n)
+
+
+#: Chinchilla exponents of Eq. 10 (Prop 3).
+CHINCHILLA_ALPHA = sp.Rational(34, 100)
+CHINCHILLA_BETA = sp.Rational(28, 100)
+
+
+# --- Sec. 5: the weighted loss, the graded softmax and the penalties ---------------------------------
+def weighted_loss_minimiser(total, w_i: sp.Expr, p_i: sp.Expr) -> sp.Expr:
+    """argmin over the simplex of -sum_v w_v p_v log q_v: q_v = w_v p_v / sum_u w_u p_u (Prop 9)."""
+    return w_i * p_i / total(w_i * p_i)
+
+
+def graded_softmax(total, z_i: sp.Expr, q_i: sp.Expr, kappa: sp.Expr) -> sp.Expr:
+    """softmax(z + kappa q_out)_i (Eq. 18)."""
+    return sp.exp(z_i + kappa * q_i) / total(sp.exp(z_i + kappa * q_i))
+
+
+def polarisation_identity() -> tuple[sp.IndexedBase, sp.Symbol, InductionProof]:
+    """sum_{h<h'} (x_h - x_h')^2 = H sum_h x_h^2 - (sum_h x_h)^2 (Sec. 5.2; coordinatewise, so it holds for vector
+    grades q_h), by induction on H: base H = 1, step H -> H + 1 (peel the top index, then linearity)."""
+    x = sp.IndexedBase("x", real=True)
+    heads = sp.Symbol("H", integer=True, positive=True)
+    h, k = sp.symbols("h k", integer=True, positive=True)
+
+    def residual(n: sp.Expr) -> sp.Expr:
+        pairs = sp.Sum(sp.Sum((x[h] - x[k]) ** 2, (h, 1, k - 1)), (k, 1, n))
+        return pairs - n * sp.Sum(x[h] ** 2, (h, 1, n)) + sp.Sum(x[h], (h, 1, n)) ** 2
+
+    def peel_top(e: sp.Expr, n: sp.Expr) -> sp.Expr:
+        return e.replace(lambda s: isinstance(s, sp.Sum) and s.limits[-1][2] == n, _peel)
+
+    base = peel_top(residual(sp.Integer(1)), sp.Integer(1)).doit()
+    step = linearize_sums(sp.expand(peel_top(residual(heads + 1), heads + 1)) - residual(heads))
+    return x, heads, InductionProof("polarisation identity", base, step)
+
+
+def grade_base(d_k: sp.Expr) -> sp.Expr:
+    """lambda = e^{1/d_k} (§1.2)."""
+    return sp.exp(1 / d_k)
+
+
+def max_grade(d_k: sp.Expr, clip: sp.Expr) -> sp.Expr:
+    """q_max = d_k ln C, so that lambda^{q_max} = C (§1.2)."""
+    return d_k * sp.log(clip)
