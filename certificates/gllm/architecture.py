@@ -104,14 +104,21 @@ def compute_optimal(ctx: Context, *, n_exponent) -> Evidence:
     and d log N*/d log C, d log D*/d log C are the claimed exponents; at (0.34, 0.28) they are 14/31 and 17/31."""
     al, be, a, b, c, n = sp.symbols("alpha beta A B C N", positive=True)
     n_star, d_star = th.compute_optimal_allocation(al, be, a, b, c)
-    loss = a / n**al + b / (c / (6 * n)) ** be
+    # dL/dN = 0 for L = A N^-alpha + B (C/(6N))^-beta, i.e. alpha A N^-alpha = beta B (6N/C)^beta, in logs
+    slope = sp.diff(a / n**al + b / (c / (6 * n)) ** be, n) * n
+    terms = sp.Add.make_args(sp.expand(slope))
+    stationary = sp.expand_log(
+        sp.log(-sum(t for t in terms if t.could_extract_minus_sign()))
+        - sp.log(sum(t for t in terms if not t.could_extract_minus_sign())),
+        force=True,
+    )
     elasticity_n = sp.simplify(sp.diff(sp.expand_log(sp.log(n_star), force=True), c) * c)
     elasticity_d = sp.simplify(sp.diff(sp.expand_log(sp.log(d_star), force=True), c) * c)
     x_n = n_exponent(th.CHINCHILLA_ALPHA, th.CHINCHILLA_BETA)
     x_d = 1 - x_n
     return all_exact(
         [
-            ("dL/dN = 0 at N*", sp.Eq(sp.simplify(sp.diff(loss, n).subs(n, n_star) * n_star ** (al + 1)), 0)),
+            ("dL/dN = 0 at N* (in logs: alpha A N^-alpha = beta B (6N/C)^beta)", sp.expand(stationary.subs(n, n_star))),
             ("d log N*/d log C", sp.Eq(elasticity_n, n_exponent(al, be))),
             ("d log D*/d log C = 1 - that", sp.Eq(elasticity_d, 1 - n_exponent(al, be))),
             ("0.452 at (0.34, 0.28)", sp.Lt(sp.Abs(x_n - sp.Rational(452, 1000)), sp.Rational(5, 10000))),

@@ -24,9 +24,9 @@ def _table3_rows() -> list[tuple[float, float]]:
     return [(float(nu), float(mu)) for nu, mu in th.TABLE3_ROWS]
 
 
-def _solver_triad(ctx: Context, clip_scale: float, instances: int, cvxpy_every: int) -> Evidence:
-    """The exact active-set solver against L-BFGS-B (every instance) and cvxpy (every ``cvxpy_every``-th), and its
-    KKT residuals at 50 digits; relative tolerance 1e-7 (1e-5 for cvxpy), KKT 1e-30."""
+def _solver_triad(ctx: Context, clip_scale: float, instances: int, cvxpy_every: int | None) -> Evidence:
+    """The exact active-set solver against L-BFGS-B (every instance) and cvxpy (every ``cvxpy_every``-th; never
+    when None), and its KKT residuals at 50 digits; relative tolerance 1e-7 (1e-5 for cvxpy), KKT 1e-30."""
     rng = np.random.default_rng(ctx.seed)
     worst_lb = worst_cv = worst_kkt = 0.0
     for i in range(instances):
@@ -35,7 +35,7 @@ def _solver_triad(ctx: Context, clip_scale: float, instances: int, cvxpy_every: 
         C = float(rng.choice([1.2, 1.5, 2.0, 4.0, 10.0]))
         exact = gs.solve_clipped(a, t, C**clip_scale)
         worst_lb = max(worst_lb, abs(exact.value - gs.solve_lbfgsb(a, t, C).value) / exact.value)
-        if i % cvxpy_every == 0:  # cvxpy is the slowest of the three
+        if cvxpy_every and i % cvxpy_every == 0:  # cvxpy is the slowest of the three
             worst_cv = max(worst_cv, abs(exact.value - gs.solve_cvxpy(a, t, C).value) / exact.value)
         worst_kkt = max(worst_kkt, gs.kkt_residuals(a, t, exact, C**clip_scale).worst)
     excess = max(worst_lb / 1e-7, worst_cv / 1e-5, worst_kkt / 1e-30)
@@ -57,7 +57,13 @@ _TRIAD = (
 
 @certificate(
     "gllm.clipped_solvers_agree",
-    claim=claim("Prop 10 (i)-(ii)", f"{_TRIAD}: 12 random instances", Provenance.VERBATIM, "Prop 10 (i)", "Prop 10 (ii)"),
+    claim=claim(
+        "Prop 10 (i)-(ii)",
+        f"{_TRIAD}: 10 random instances, active-set against L-BFGS-B and KKT (cvxpy in the full tier)",
+        Provenance.VERBATIM,
+        "Prop 10 (i)",
+        "Prop 10 (ii)",
+    ),
     method=Method.SOLVER,
     expected=Verdict.VERIFIED,
     params={"clip_scale": 1.0},
@@ -65,7 +71,8 @@ _TRIAD = (
     tags=("prop10", "solver"),
 )
 def solvers_agree(ctx: Context, *, clip_scale) -> Evidence:
-    return _solver_triad(ctx, clip_scale, instances=12, cvxpy_every=6)
+    """Quick tier: no cvxpy (its import alone costs about 2 s of CPU)."""
+    return _solver_triad(ctx, clip_scale, instances=10, cvxpy_every=None)
 
 
 @certificate(
@@ -316,10 +323,12 @@ def _correction_fails(what: str) -> Evidence:
     expected=Verdict.REFUTED,
     params={"nu_mag": 1e-3},
     mutant=Mutant("nu_mag = 0 (the unregularised program)", {"nu_mag": 0.0}),
+    tier=Tier.FULL,
     tags=("cor4", "erratum"),
 )
 def cor4_gp(ctx: Context, *, nu_mag) -> Evidence:
-    """cvxpy's DGP analysis of the regularised program; the corrected claim (a GP at nu_mag = 0) must hold."""
+    """cvxpy's DGP analysis of the regularised program; the corrected claim (a GP at nu_mag = 0) must hold.
+    Full tier: importing cvxpy costs about 2 s of CPU, more than the rest of the GLLM quick tier's solvers."""
 
     def is_gp(nu: float) -> bool:
         import cvxpy as cp
@@ -671,18 +680,22 @@ def level_gradient(ctx: Context, *, factor) -> Evidence:
     tags=("prop10", "erratum"),
 )
 def clip_one(ctx: Context, *, unit_clip_is_point) -> Evidence:
+    """Counts violations: at C = 1 the value must be 1 (to 1e-12); at C in {1.01, 2} it must be below 1."""
     rng = np.random.default_rng(ctx.seed)
-    worst = 0.0
+    violations = 0
     for _ in range(300):
         d = int(rng.integers(2, 8))
         a, t = rng.dirichlet(np.ones(d)), rng.dirichlet(np.ones(d))
         for clip in (1.0, 1.01, 2.0):
             value = gs.solve_clipped(a, t, clip).value
-            if clip == 1.0 and unit_clip_is_point:
-                worst = max(worst, abs(value - 1))
-            else:
-                worst = max(worst, max(value - (1 - 1e-12), 0.0))
-    return within(worst, tolerance=1e-12, what="at C = 1: |Lambda*_C - 1|; at C > 1: Lambda*_C < 1 (300 pairs)", measured=worst)
+            point = clip == 1.0 and unit_clip_is_point
+            violations += abs(value - 1) > 1e-12 if point else value >= 1
+    return within(
+        float(violations),
+        tolerance=0.0,
+        what="violations over 300 pairs (C = 1: Lambda*_C = 1; C = 1.01, 2: Lambda*_C < 1)",
+        measured=violations,
+    )
 
 
 @certificate(
