@@ -652,12 +652,13 @@ def gauge_and_slope(ctx: Context, *, slope) -> Evidence:
 @certificate(
     "gllm.uniform_grade_is_on_the_boundary",
     claim=claim(
-        "Prop 8 (iii); Rem 7",
+        "Prop 8 (iii); Prop 8 (i) (rational points); Rem 7",
         "Lambda(0) = 1; Q+ is nonempty iff alpha != tau (the direction alpha - tau descends: the uniform grade is not a "
-        "local optimum); 0 lies on the boundary of Q+; the gauge orbit of 0 is the only set with Lambda = 1 for every "
-        "pair of profiles",
+        "local optimum); 0 lies on the boundary of Q+; if Q+ is nonempty it has nonnegative rational points; the gauge "
+        "orbit of 0 is the only set with Lambda = 1 for every pair of profiles",
         Provenance.VERBATIM,
         "Prop 8 (iii)",
+        "Prop 8 (i)",
         "Rem 7",
     ),
     method=Method.SYMBOLIC,
@@ -670,7 +671,9 @@ def uniform_boundary(ctx: Context, *, direction_sign) -> Evidence:
     """General d. Lambda(0) = (sum alpha)(sum tau) = 1. Along v = alpha - tau, d/d eps log Lambda(eps v) at 0 is
     -2 log(lambda) |alpha - tau|^2 < 0 when alpha != tau, so eps v is in Q+ for small eps and 0 (not in Q+) is a
     limit of Q+. If alpha = tau then BC = 1 and Lambda >= BC^2 = 1 (Prop 7 (iii)): Q+ is empty, and each Lagrange
-    pair term is sqrt(alpha_i alpha_j)(g_j^2 - g_i^2)/(g_i g_j), so Lambda(g) = 1 only for constant g."""
+    pair term is sqrt(alpha_i alpha_j)(g_j^2 - g_i^2)/(g_i g_j), so Lambda(g) = 1 only for constant g. Rational
+    points: the 0/1 direction v = 1_{alpha > tau} has <v, alpha - tau> = sum max(alpha_i - tau_i, 0) =
+    (1/2) sum |alpha_i - tau_i| > 0, so eps v (eps > 0 rational, small) lies in Q+ and in Q^d_{>=0} (Prop 8 (iv))."""
     p = th.indexed_profiles()
     i = p.i
     v, eps, ll = sp.IndexedBase("v", real=True), sp.Symbol("epsilon", positive=True), sp.Symbol("ell", positive=True)
@@ -678,12 +681,18 @@ def uniform_boundary(ctx: Context, *, direction_sign) -> Evidence:
     slope = sp.diff(along, eps).subs(eps, 0)
     ai, aj, gi, gj = sp.symbols("alpha_i alpha_j g_i g_j", positive=True)
     same = th.lagrange_pair_term(ai, aj, ai, aj, gi, gj)
+    excess = direction_sign * (p.alpha[i] - p.tau[i])
+    positive_part = (excess + sp.Abs(excess)) / 2  # = v_i (alpha_i - tau_i) with v = 1_{alpha > tau}
     return all_exact(
         [
             ("Lambda(0) = 1", th.sum_identity(th.gain_general(p, sp.Integer(1)), sp.Integer(1), given=p.simplex)),
             (
                 "slope along alpha - tau = -2 ell sum (alpha_i - tau_i)^2",
                 th.sum_identity(slope, -2 * ll * p.total((p.alpha[i] - p.tau[i]) ** 2), given=p.simplex),
+            ),
+            (
+                "<1_{alpha > tau}, alpha - tau> = (1/2) sum |alpha - tau|",
+                th.sum_identity(p.total(positive_part), p.total(sp.Abs(p.alpha[i] - p.tau[i])) / 2, given=p.simplex),
             ),
             (
                 "BC(alpha, alpha) = 1",
