@@ -55,3 +55,14 @@ def test_compiled_mhsa_matches_eg_mhsa_and_mask_is_causal():
 def test_grading_overhead_matches_the_spec_sums():
     assert th.grading_overhead(*th.GLLM_MEDIUM[:4]) == 1_124_433
     assert th.grading_overhead(*th.GLLM_7B[:4]) == 16_944_384
+
+
+def test_general_git_form_agrees_with_the_listed_form_at_d_3():
+    p = th.indexed_profiles()
+    t = sp.IndexedBase("t", positive=True)
+    form, _ = th.git_form_general(p, t)
+    a, s, x = (list(sp.symbols(f"{n}1:4", positive=True)) for n in ("a", "s", "x"))
+    values = {**{p.alpha[j + 1]: a[j] for j in range(3)}, **{p.tau[j + 1]: s[j] for j in range(3)}}
+    values.update({t[j + 1]: x[j] for j in range(3)})
+    concrete = form.subs(p.d, 3).doit().xreplace(values)
+    assert sp.expand(concrete - th.git_form(a, s, x)) == 0

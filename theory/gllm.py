@@ -2,6 +2,13 @@
 
 Spec: ``../shared/spec/gllm.md`` (§1.5-§1.11). Pure functions of exact (SymPy) or float
 arguments; no I/O. Profiles are probability vectors alpha (target) and tau (data).
+
+Two forms of the same objects: over explicit coordinates (lists, for instances and solvers), and
+over a symbolic dimension d (``IndexedProfiles``: sums ``Sum(..., (i, 1, d))``), with the tools
+the general proofs use: ``linearize_sums``/``sum_identity`` (linearity of finite sums),
+``InductionProof`` (base case and step d -> d + 1, e.g. Lagrange's identity behind Prop 7 (iii)),
+``lumped`` (two coordinates and the rest, for partial derivatives) and exact decisions (z3 over the
+reals, SymPy matrix-expression canonical forms).
 """
 
 from __future__ import annotations
@@ -266,12 +273,12 @@ def balance(alpha_j: sp.Expr, tau_j: sp.Expr, g_j: sp.Expr) -> sp.Expr:
     return g_j**2 * sp.sqrt(tau_j / alpha_j)
 
 
-def lumped(name: str, assumptions: dict | None = None) -> list[sp.Symbol]:
+def lumped(name: str) -> list[sp.Symbol]:
     """[R, p_j, p_k]: a profile seen from two coordinates j != k, all others lumped into one term R >= 0
     with u = 0 (R = sum_{i != j, k} p_i e^{-+u_i} does not depend on u_j, u_k). Every partial derivative
     in (u_j, u_k) of Phi only sees this structure, so identities for it hold for every d >= 2."""
     rest = sp.Symbol(f"R_{name}", nonnegative=True)
-    return [rest, *sp.symbols(f"{name}_j {name}_k", positive=True, **(assumptions or {}))]
+    return [rest, *sp.symbols(f"{name}_j {name}_k", positive=True)]
 
 
 def variance_general(p: IndexedProfiles, weights: sp.IndexedBase, v: sp.IndexedBase) -> tuple[sp.Expr, sp.Expr]:
@@ -416,3 +423,25 @@ def grade_base(d_k: sp.Expr) -> sp.Expr:
 def max_grade(d_k: sp.Expr, clip: sp.Expr) -> sp.Expr:
     """q_max = d_k ln C, so that lambda^{q_max} = C (§1.2)."""
     return d_k * sp.log(clip)
+
+
+def git_form_general(p: IndexedProfiles, t: sp.IndexedBase) -> tuple[sp.Expr, sp.Expr]:
+    """(F(t), prod_k t_k) for symbolic d (Prop 12 (i)): F = (sum_j alpha_j prod_{k != j} t_k)(sum_l tau_l t_l) - prod t,
+    with prod_{k != j} t_k written as prod_{k < j} t_k * prod_{k > j} t_k."""
+    k, j = sp.Symbol("k", integer=True, positive=True), p.i
+    others = sp.Product(t[k], (k, 1, j - 1)) * sp.Product(t[k], (k, j + 1, p.d))
+    total = sp.Product(t[k], (k, 1, p.d))
+    return p.total(p.alpha[j] * others) * p.total(p.tau[j] * t[j]) - total, total
+
+
+def split_products(expr: sp.Expr, total: sp.Product) -> sp.Expr:
+    """prod_{k < j} t_k * prod_{k > j} t_k = (prod_k t_k) / t_j for 1 <= j <= d: the definition of a finite product
+    split at j, applied inside every sum over j of ``expr``."""
+    (k, lo, hi) = total.limits[0]
+
+    def inside(s: sp.Sum) -> sp.Sum:
+        j = s.limits[0][0]
+        pair = sp.Product(total.function, (k, lo, j - 1)) * sp.Product(total.function, (k, j + 1, hi))
+        return sp.Sum(s.function.subs(pair, total / total.function.subs(k, j)), *s.limits)
+
+    return expr.replace(lambda e: isinstance(e, sp.Sum), inside)

@@ -13,11 +13,6 @@ from attncert.certificates.engine.registry import certificate
 from attncert.certificates.gllm import claim
 from attncert.theory import gllm as th
 
-
-def _symbols(name: str, d: int) -> list[sp.Symbol]:
-    return list(sp.symbols(f"{name}0:{d}", positive=True))
-
-
 _GENERAL = ("d >= 1 symbolic", "alpha_i, tau_i > 0", "g_i > 0")
 _SIMPLEX = "sum alpha_i = sum tau_i = 1"
 
@@ -490,36 +485,49 @@ def _plug_in_trials(ctx: Context, constant: float) -> Evidence:
 
 
 @certificate(
-    "gllm.git_form_instances",
+    "gllm.git_form_is_the_gain_in_disguise",
     claim=claim(
         "Prop 12 (i)",
-        "F(t) is homogeneous of degree d with Lambda - 1 = F / prod t, F(1) = 0 and grad F(1) = tau - alpha",
+        "F(t) is homogeneous of degree d with Lambda - 1 = F / prod t, F(1) = 0 and grad F(1) = tau - alpha (so the "
+        "uniform point is a smooth point of V(F) iff alpha != tau)",
         Provenance.VERBATIM,
         "Prop 12 (i)",
     ),
     method=Method.SYMBOLIC,
-    expected=Verdict.VERIFIED,
+    expected=Verdict.PROVED,
     params={"normal_sign": 1},
     mutant=Mutant("grad F(1) = alpha - tau", {"normal_sign": -1}),
     tags=("prop12",),
 )
 def git_form(ctx: Context, *, normal_sign) -> Evidence:
-    """Exact at d = 2, 3, 4 (an instance of a statement for every d: VERIFIED)."""
-    checks = []
-    for d in (2, 3, 4):
-        a, t, x = _symbols("a", d), _symbols("t", d), _symbols("x", d)
-        simplex = {a[-1]: 1 - sum(a[:-1]), t[-1]: 1 - sum(t[:-1])}
-        F = th.git_form(a, t, x)
-        c = sp.Symbol("c", positive=True)
-        at_one = {xi: 1 for xi in x}
-        grad = sp.Matrix([sp.diff(F, xi).subs(at_one) - normal_sign * (ti - ai) for xi, ai, ti in zip(x, a, t, strict=True)])
-        checks += [
-            (f"F homogeneous of degree d (d = {d})", sp.expand(F.subs({xi: c * xi for xi in x}) - c**d * F)),
-            (f"Lambda - 1 = F / prod t (d = {d})", sp.cancel(th.gain(a, t, [sp.sqrt(xi) for xi in x]) - 1 - F / sp.Mul(*x))),
-            (f"F(1) = 0 (d = {d})", sp.expand(F.subs(at_one).subs(simplex))),
-            (f"grad F(1) = tau - alpha (d = {d})", sp.expand(grad.subs(simplex))),
-        ]
-    return all_exact(checks, proved="Prop 12 (i) holds exactly", scope=Scope.INSTANCE, instance="d = 2, 3, 4")
+    """General d. Splitting prod_k t_k at j gives prod_{k != j} t_k = P / t_j, so F = P (Lambda(sqrt t) - 1) with
+    P = prod t (linearity pulls P out of the sum). Then F(c t) = c^d F (P(c t) = c^d P, Lambda of degree 0),
+    F(1) = 0, and grad F(1) = grad P(1)(Lambda(1) - 1) + grad Lambda(1) = grad_t Lambda(1), whose m-th entry is
+    checked on the lumped profiles [1 - alpha_m, alpha_m], [1 - tau_m, tau_m] (the other coordinates at t = 1)."""
+    p = th.indexed_profiles()
+    i, k = p.i, sp.Symbol("k", integer=True, positive=True)
+    t, c = sp.IndexedBase("t", positive=True), sp.Symbol("c", positive=True)
+    form, prod = th.git_form_general(p, t)
+    split = th.split_products(form, prod)
+    gain_t = th.gain_general(p, sp.sqrt(t[i]))
+    scaled_prod = sp.Product(c * t[k], (k, 1, p.d)).doit()
+    gain_ct = th.gain_general(p, sp.sqrt(c * t[i]))
+    am, tm, x = sp.symbols("alpha_m tau_m x_m", positive=True)
+    lumped = th.gain([1 - am, am], [1 - tm, tm], [sp.Integer(1), sp.sqrt(x)])
+    return all_exact(
+        [
+            ("F = prod t (Lambda(sqrt t) - 1)", th.sum_identity(split, prod * (gain_t - 1))),
+            ("F(c t) = c^d F", th.sum_identity(scaled_prod * (gain_ct - 1), c**p.d * prod * (gain_t - 1))),
+            (
+                "prod 1 = 1 and Lambda(1) = 1, so F(1) = 0",
+                sp.Eq(sp.Product(1, (k, 1, p.d)).doit() * (th.gain_general(p, sp.Integer(1)).subs(p.simplex) - 1), 0),
+            ),
+            ("dF/dt_m (1) = tau_m - alpha_m", sp.Eq(sp.diff(lumped, x).subs(x, 1), normal_sign * (tm - am))),
+        ],
+        proved="F = prod t (Lambda - 1) for every d: homogeneous of degree d, F(1) = 0, grad F(1) = tau - alpha",
+        scope=Scope.GENERAL,
+        assumptions=("d >= 1 symbolic", "t_k > 0", "alpha, tau on the simplex"),
+    )
 
 
 @certificate(
