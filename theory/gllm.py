@@ -445,3 +445,23 @@ def split_products(expr: sp.Expr, total: sp.Product) -> sp.Expr:
         return sp.Sum(s.function.subs(pair, total / total.function.subs(k, j)), *s.limits)
 
     return expr.replace(lambda e: isinstance(e, sp.Sum), inside)
+
+
+# --- Sec. 4.3: the minimax window of Lemma 4 / Thm 4.1 (§1.11) ----------------------------------------
+#: c_0 = ln 2 / 64 (Lemma 3); Lemma 4's c_4 = min{c_0/8, c_5 c_0/32} <= c_0/8.
+MINIMAX_C0 = sp.log(2) / 64
+
+
+def saturation_size(d: sp.Expr, levels: sp.Expr, s0: sp.Expr, sigma_xi: sp.Expr = 1) -> sp.Expr:
+    """m_sat = d_0 sigma_xi^2 / cap^unif_0 = d^2 sigma_xi^2 / (L^2 s_0) with d_l = d/L (§1.11)."""
+    return sp.Integer(d) ** 2 * sigma_xi**2 / (levels**2 * s0)
+
+
+def window_top(d: sp.Expr, levels: sp.Expr, s0: sp.Expr, sigma_xi: sp.Expr = 1) -> sp.Expr:
+    """The largest m of the window W = {m in N : 4 <= m <= m_sat / 2} (Thm 4.1)."""
+    return sp.floor(saturation_size(d, levels, s0, sigma_xi) / 2)
+
+
+def cap_ratio(a: Sequence, g: Sequence):
+    """cap^gr_0 / cap^unif_0 = g_0^2 sum_k a_k g_k^-2 (Lemma 4 (iv))."""
+    return g[0] ** 2 * sum(ak / gk**2 for ak, gk in zip(a, g, strict=True))

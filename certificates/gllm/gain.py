@@ -11,6 +11,7 @@ from attncert.certificates.engine.evidence import all_exact, within
 from attncert.certificates.engine.model import Context, Evidence, Method, Mutant, Provenance, Scope, Verdict
 from attncert.certificates.engine.registry import certificate
 from attncert.certificates.gllm import claim
+from attncert.solvers import grades as gs
 from attncert.theory import gllm as th
 
 _GENERAL = ("d >= 1 symbolic", "alpha_i, tau_i > 0", "g_i > 0")
@@ -469,8 +470,8 @@ def _plug_in_trials(ctx: Context, constant: float) -> Evidence:
         th_ = t * np.exp(rng.normal(0, 0.5, d))
         ah, th_ = ah / ah.sum(), th_ / th_.sum()
         delta = np.log(ah / a) - np.log(th_ / t)
-        g2 = np.sqrt(ah / th_)
-        lhs = np.log(np.dot(a, 1 / g2) * np.dot(t, g2)) - 2 * np.log(np.sum(np.sqrt(a * t)))
+        g_hat = (ah / th_) ** 0.25  # the plug-in fourth-root grades
+        lhs = np.log(gs.gain(a, t, g_hat)) - 2 * np.log(gs.bhattacharyya(a, t))
         spread = np.sum((delta - delta.mean()) ** 2)
         if spread > 1e-12:
             worst_ratio = max(worst_ratio, lhs / (constant * spread))
