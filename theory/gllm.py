@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import sympy as sp
 
 
@@ -465,3 +466,24 @@ def window_top(d: sp.Expr, levels: sp.Expr, s0: sp.Expr, sigma_xi: sp.Expr = 1) 
 def cap_ratio(a: Sequence, g: Sequence):
     """cap^gr_0 / cap^unif_0 = g_0^2 sum_k a_k g_k^-2 (Lemma 4 (iv))."""
     return g[0] ** 2 * sum(ak / gk**2 for ak, gk in zip(a, g, strict=True))
+
+
+# --- Sec. 4.1: the MLGE grading operator and Prop 6's two readings ------------------------------------
+def level_grading_operator(bases: Sequence, level_grades: Sequence, lam):
+    """G = sum_l P_l M_{q_l, lambda} P_l^T (Eq. 13) for SymPy matrices or numpy arrays P_l (d x d_l) and per-level
+    grade vectors q_l."""
+    terms = []
+    for p_l, q_l in zip(bases, level_grades, strict=True):
+        scale = [lam**q for q in q_l]
+        scaled = p_l * sp.Matrix([scale]) if isinstance(p_l, sp.MatrixBase) else p_l * scale  # P_l M (columns scaled)
+        terms.append(scaled @ p_l.T)
+    return sum(terms[1:], terms[0])
+
+
+def prop6_view(basis, operator, reading: str):
+    """The matrix Prop 6 compares with the block matrix (+)_l M_{q_l}: the Gram reading P^T G P or the
+    change-of-basis reading P^{-1} G P, with P = [P_0 | ... | P_{L-1}] (erratum E5)."""
+    if reading == "gram":
+        return basis.T @ operator @ basis
+    inverse = basis.inv() if isinstance(basis, sp.MatrixBase) else np.linalg.inv(basis)
+    return inverse @ operator @ basis

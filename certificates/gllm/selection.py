@@ -413,8 +413,8 @@ def prop6(ctx: Context, *, reading) -> Evidence:
 
     def deviation_norm(which: str) -> sp.Expr:
         P = sp.Matrix([[1, sp.Rational(1, 2)], [0, sp.sqrt(3) / 2]])
-        G = P * P.T  # sum_l P_l I P_l^T
-        deviation = (P.T * G * P if which == "gram" else P.inv() * G * P) - sp.eye(2)
+        G = th.level_grading_operator([P[:, 0], P[:, 1]], [[0], [0]], sp.Integer(2))
+        deviation = th.prop6_view(P, G, which) - sp.eye(2)
         return sp.sqrt(max(sp.simplify(e) for e in (deviation.T * deviation).eigenvals()))
 
     bound = 2 * sp.Rational(1, 2)
@@ -534,14 +534,14 @@ def prop6_basis(ctx: Context, *, reading) -> Evidence:
         )
         lam, q = np.exp(1 / 8), rng.uniform(0, 4, L)
         M = np.diag(np.repeat(lam**q, dl))
-        G = P @ M @ P.T  # sum_l P_l M_{q_l} P_l^T
+        G = th.level_grading_operator([P[:, k * dl : (k + 1) * dl] for k in range(L)], [np.full(dl, x) for x in q], lam)
         eta = max(
             np.linalg.norm(P[:, i * dl : (i + 1) * dl].T @ P[:, j * dl : (j + 1) * dl], 2)
             for i in range(L)
             for j in range(L)
             if i != j
         )
-        view = P.T @ G @ P if reading == "gram" else np.linalg.inv(P) @ G @ P
+        view = th.prop6_view(P, G, reading)
         worst = max(worst, np.linalg.norm(view - M, 2) / (L * lam ** q.max() * eta))
     return within(
         max(worst - 1, 0.0),
