@@ -437,7 +437,7 @@ def prop6(ctx: Context, *, reading) -> Evidence:
         "[4, 40894] (0.5, 0.2), [4, 742916] (d = 4096); c_0 = ln2/64 = 0.010830, c_4 <= 1.354e-3",
         Provenance.DERIVED,
         "Thm 4.1",
-        "Lemma 4",
+        "Lemma 4 (i)",
         "E3",
     ),
     method=Method.TABLE,
@@ -560,7 +560,7 @@ def prop6_basis(ctx: Context, *, reading) -> Evidence:
         "(0.6, 0.3)), 0.3814 in [0.1555, 0.7524] (g*_C), 0.1524 in [0.1026, 0.3482] (g*, (0.5, 0.2)); the grade condition "
         "holds for 1, g* and g*_C",
         Provenance.DERIVED,
-        "Lemma 4",
+        "Lemma 4 (iv)",
         "Thm 4.1",
     ),
     method=Method.TABLE,
@@ -740,3 +740,81 @@ def uniqueness(ctx: Context, *, segment_shift) -> Evidence:
         else:
             bad += not (sol.unique and sol.lo.size and sol.hi.size)
     return within(float(bad), tolerance=0.0, what=f"violations over 300 instances ({segments} segment cases)", measured=bad)
+
+
+@certificate(
+    "gllm.window_is_nonempty_and_caps_saturate",
+    claim=claim(
+        "Lemma 4 (i)-(ii)",
+        "W is nonempty iff m_sat >= 8, in particular whenever d >= 3L/sigma_xi; on W every cap is at most d_l eps^2 / 2 for "
+        "both classes (S is empty): the graded caps decay with ratio <= r = sqrt(mu/nu) < 1 under the grade condition",
+        Provenance.VERBATIM,
+        "Lemma 4 (i)",
+        "Lemma 4 (ii)",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"half": sp.Rational(1, 2)},
+    mutant=Mutant("caps at most d_l eps^2 / 4 on W", {"half": sp.Rational(1, 4)}),
+    tags=("thm41",),
+)
+def window_caps(ctx: Context, *, half) -> Evidence:
+    """General d, L, sigma_xi, nu, mu, level l (z3 over the reals; d_l = d/L, eps^2 = sigma_xi^2/m, ||w*|| = 1,
+    tr Sigma = 1). Uniform caps (L/d) s_l <= (L/d) s_0 (s decreasing). Graded caps: g_0^2 sum a_k g_k^-2 <= 1 (g_k >= g_0)
+    and s_{l+1} g_{l+1}^2 = mu s_l g_l^2 (g_{l+1}/g_l)^2 <= r s_l g_l^2 (grade condition), so every graded cap is
+    <= (L/d) s_0 too; and (L/d) s_0 <= d_l eps^2 / 2 exactly when m <= m_sat / 2."""
+    import z3
+
+    d, levels, sig, s0, m, nu, mu, m_sat_z = z3.Reals("d L sigma s0 m nu mu m_sat")
+    pos = [d > 0, levels >= 1, sig > 0, s0 > 0, s0 <= 1, m > 0]
+    m_sat = th.saturation_size(sp.Symbol("d"), sp.Symbol("L"), sp.Symbol("s0"), sp.Symbol("sigma"))
+    in_window = m * 2 * levels * levels * s0 <= d * d * sig * sig  # m <= m_sat / 2
+    cap0_below = th.decide_real(
+        [*pos, in_window],
+        levels / d * s0 * m * levels <= z3.RealVal(str(half)) * d * sig * sig,  # (L/d) s0 <= half (d/L) sigma^2 / m
+        "m <= m_sat/2 => (L/d) s_0 <= half d_l eps^2",
+    )
+    nonempty = th.decide_real(
+        [*pos, d * sig >= 3 * levels], d * d * sig * sig >= 8 * levels * levels * s0, "d sigma >= 3L => m_sat >= 8"
+    )
+    ratio, step, gk, g0, ak = z3.Reals("ratio step g_k g_0 a_k")
+    decay = th.decide_real(
+        [
+            nu > 0,
+            mu > 0,
+            mu < nu,
+            nu < 1,
+            step > 0,
+            step * step * step * step * nu * mu <= 1,
+            ratio >= 0,
+            ratio * ratio * nu == mu,
+        ],
+        z3.And(mu * step * step <= ratio, ratio < 1),
+        "mu (g_{l+1}/g_l)^2 <= r < 1 under the grade condition (g_{l+1}/g_l)^4 <= 1/(nu mu)",
+    )
+    termwise = th.decide_real(
+        [g0 >= 1, gk >= g0, ak >= 0], ak * g0 * g0 / (gk * gk) <= ak, "g_k >= g_0 => a_k g_0^2/g_k^2 <= a_k"
+    )
+    nu_s, mu_s, L_s, l_s = sp.symbols("nu mu L l", positive=True)
+    _, s_l = th.geometric_level_terms(nu_s, mu_s, L_s, l_s)
+    return all_exact(
+        [
+            (
+                "W nonempty iff its least element 4 is in it iff m_sat >= 8",
+                th.decide_real([], (4 <= m_sat_z / 2) == (m_sat_z >= 8), "4 <= m_sat/2 iff m_sat >= 8"),
+            ),
+            ("d >= 3L/sigma_xi => m_sat >= 8", nonempty),
+            ("s_{l+1}/s_l = mu", sp.Eq(sp.simplify(s_l.subs(l_s, l_s + 1) / s_l), mu_s)),
+            ("graded cap ratio per level <= r < 1", decay),
+            ("g_0^2 sum a_k g_k^-2 <= sum a_k = 1", termwise),
+            ("on W: (L/d) s_0 <= d_l eps^2 / 2", cap0_below),
+        ],
+        proved="W is nonempty for d >= 3L/sigma_xi (m_sat >= 8); on W all caps of both classes are <= d_l eps^2 / 2, for "
+        f"every d, L, sigma_xi and 0 < mu < nu < 1 (m_sat = {sp.sstr(m_sat)})",
+        scope=Scope.GENERAL,
+        assumptions=(
+            "geometric profiles, d_l = d/L",
+            "||w*|| = 1, tr Sigma = 1",
+            "the grade condition 1 <= g_0 <= ... <= g_{L-1}",
+        ),
+    )
