@@ -818,3 +818,53 @@ def window_caps(ctx: Context, *, half) -> Evidence:
             "the grade condition 1 <= g_0 <= ... <= g_{L-1}",
         ),
     )
+
+
+@certificate(
+    "gllm.clipped_minimiser_has_the_saturated_form",
+    claim=claim(
+        "Prop 10 (ii) (KKT)",
+        "every minimiser on the box has q*_j = min{q_max, max{0, r_j + c}} with r_j = log(alpha_j/tau_j)/(4 log lambda) and "
+        "c = log(T(u*)/A(u*))/(4 log lambda)",
+        Provenance.VERBATIM,
+        "Prop 10 (ii)",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"c_factor": 4},
+    mutant=Mutant("c = log(T/A)/(2 log lambda)", {"c_factor": 2}),
+    tags=("prop10",),
+)
+def saturated_form(ctx: Context, *, c_factor) -> Evidence:
+    """General d. The program is convex (Prop 8 (ii)) on a box, so KKT is necessary and sufficient. In u = 2 q log lambda,
+    d Phi/d u_j = e^{-u_j} (tau_j e^{2u_j}/T - alpha_j/A) (lumped coordinates), whose sign is that of t_j - t*_j with
+    t_j = e^{2u_j} and t*_j = alpha_j T/(tau_j A) (z3). So interior coordinates have t_j = t*_j, the lower face needs
+    t*_j <= 1 and the upper face t*_j >= C^2: t_j = clip(t*_j, 1, C^2), and q_j = log(t_j)/(4 log lambda) with
+    log(t*_j)/(4 log lambda) = r_j + c."""
+    import z3
+
+    a, t = th.lumped("alpha")[:2], th.lumped("tau")[:2]
+    u = sp.Symbol("u_j", real=True)
+    big_a, big_t, lam = sp.symbols("A T lambda", positive=True)
+    gradient = sp.diff(th.log_gain(a, t, [sp.Integer(0), u]), u)
+    totals = {a[0] + a[1] * sp.exp(-u): big_a, t[0] + t[1] * sp.exp(u): big_t}
+    factored = sp.exp(-u) * (t[1] * sp.exp(2 * u) / big_t - a[1] / big_a)
+    zt, zs, zA, zT, za, ztau = z3.Reals("t tstar A T alpha tau")
+    positive = [zt > 0, zA > 0, zT > 0, za > 0, ztau > 0, zs * ztau * zA == za * zT]
+    sign = th.decide_real(positive, (ztau * zt / zT - za / zA >= 0) == (zt >= zs), "sign(tau t/T - alpha/A) = sign(t - t*)")
+    t_star = a[1] * big_t / (t[1] * big_a)
+    r_j = sp.log(a[1] / t[1]) / (4 * sp.log(lam))
+    c = sp.log(big_t / big_a) / (c_factor * sp.log(lam))
+    return all_exact(
+        [
+            ("dPhi/du_j = e^{-u_j}(tau_j e^{2u_j}/T - alpha_j/A)", sp.simplify(gradient.subs(totals) - factored)),
+            ("its sign is that of t_j - t*_j", sign),
+            (
+                "log(t*_j)/(4 log lambda) = r_j + c",
+                sp.expand(sp.expand_log(sp.log(t_star) / (4 * sp.log(lam)) - r_j - c, force=True)),
+            ),
+        ],
+        proved="KKT on the box forces t_j = clip(t*_j, 1, C^2), i.e. q*_j = min{q_max, max{0, r_j + c}}, for every d",
+        scope=Scope.GENERAL,
+        assumptions=("d >= 1", "convex program on a box: KKT necessary and sufficient (Prop 8 (ii))", "lambda > 1"),
+    )
