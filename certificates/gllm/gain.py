@@ -719,3 +719,55 @@ def uniform_boundary(ctx: Context, *, direction_sign) -> Evidence:
         scope=Scope.GENERAL,
         assumptions=("d >= 1 symbolic", "alpha_i, tau_i > 0", _SIMPLEX, "ell = log lambda > 0", "Prop 7 (iii) (Lagrange)"),
     )
+
+
+@certificate(
+    "gllm.recession_slope_is_the_range",
+    claim=claim(
+        "Prop 12 (ii)",
+        "the recession slope lim_{s -> oo} Phi(s v)/s is max_j v_j - min_j v_j, > 0 for v not constant (coercivity modulo "
+        "the gauge)",
+        Provenance.VERBATIM,
+        "Prop 12 (ii)",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"slope": lambda top, bottom: top - bottom},
+    mutant=Mutant("slope max_j v_j (no min term)", {"slope": lambda top, bottom: top}),
+    tags=("prop12",),
+)
+def recession(ctx: Context, *, slope) -> Evidence:
+    """General d, squeeze. With M = max v, m = min v attained at j_M, j_m and s > 0: e^{-s v_j} <= e^{-s m} and
+    e^{s v_j} <= e^{s M} (z3 on the exponents, exp increasing), so alpha_{j_m} e^{-s m} <= sum alpha e^{-s v} <= e^{-s m}
+    (sum alpha = 1) and likewise for tau; hence (log alpha_{j_m} + log tau_{j_M})/s + M - m <= Phi(s v)/s <= M - m,
+    and both bounds tend to M - m."""
+    import z3
+
+    p = th.indexed_profiles()
+    i = p.i
+    s, top, bottom = sp.Symbol("s", positive=True), sp.Symbol("M", real=True), sp.Symbol("m", real=True)
+    a_low, t_top = sp.symbols("alpha_jm tau_jM", positive=True)
+    zs, zv, zm, zM = z3.Reals("s v m M")
+    exponents = th.decide_real(
+        [zs > 0, zm <= zv, zv <= zM], z3.And(-zs * zv <= -zs * zm, zs * zv <= zs * zM), "m <= v_j <= M, s > 0"
+    )
+    lower = (sp.log(a_low * sp.exp(-s * bottom)) + sp.log(t_top * sp.exp(s * top))) / s
+    upper = (sp.log(sp.exp(-s * bottom)) + sp.log(sp.exp(s * top))) / s
+    return all_exact(
+        [
+            ("exponent bounds", exponents),
+            (
+                "sum alpha_i e^{-s m} = e^{-s m}",
+                th.sum_identity(p.total(p.alpha[i] * sp.exp(-s * bottom)), sp.exp(-s * bottom), given=p.simplex),
+            ),
+            (
+                "sum tau_i e^{s M} = e^{s M}",
+                th.sum_identity(p.total(p.tau[i] * sp.exp(s * top)), sp.exp(s * top), given=p.simplex),
+            ),
+            ("upper bound / s -> slope", sp.Eq(sp.limit(sp.expand_log(upper, force=True), s, sp.oo), slope(top, bottom))),
+            ("lower bound / s -> slope", sp.Eq(sp.limit(sp.expand_log(lower, force=True), s, sp.oo), slope(top, bottom))),
+        ],
+        proved="Phi(s v)/s -> max v - min v for every d (squeeze), positive unless v is constant",
+        scope=Scope.GENERAL,
+        assumptions=("d >= 1 symbolic", "alpha, tau > 0 on the simplex", "exp increasing"),
+    )
