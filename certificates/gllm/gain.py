@@ -1,5 +1,6 @@
-"""The gain functional Lambda and its geometry: Props 7, 8, 12, Lemma 2, Lemma 6, Cor 3, Rem 8, Rem 9
-(gllm.md §1.7-§1.8, §1.12, C13-C20, C40-C41)."""
+"""The gain functional Lambda and its geometry: Props 7, 8, 12, Lemma 2, Lemma 6, Cor 3, Rem 7, Rem 8, Rem 9
+(gllm.md §1.7-§1.8, §1.12, C13-C20, C40-C41). The exact checks are symbolic in the dimension d (sums over a
+symbolic range, induction on d, lumped coordinates; see theory.gllm)."""
 
 from __future__ import annotations
 
