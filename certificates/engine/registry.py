@@ -13,7 +13,7 @@ PAPERS: tuple[str, ...] = ("plga", "gllm", "psa")
 # Modules that declare certificates, per paper, imported on first use of that paper.
 _CERTIFICATE_MODULES: dict[str, tuple[str, ...]] = {
     "plga": ("algebra", "rope", "head", "bounds"),
-    "gllm": ("gain", "selection"),
+    "gllm": ("gain", "selection", "architecture", "training"),
     "psa": ("law", "symplectic", "filters", "deployment", "printed", "tables", "errata", "phase", "induction"),
 }
 

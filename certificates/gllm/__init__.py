@@ -8,7 +8,3 @@ from attncert.certificates.engine.model import Claim, Provenance
 def claim(label: str, statement: str, provenance: Provenance, *ledger: str, latex: str = "") -> Claim:
     """A GLLM claim; ``ledger`` names the catalogue keys it covers (default: the label)."""
     return Claim(paper="gllm", label=label, statement=statement, provenance=provenance, latex=latex, ledger=ledger or (label,))
-
-
-# The registry loads gain and selection; they pull in the remaining theme modules.
-from attncert.certificates.gllm import architecture, training  # noqa: E402, F401
