@@ -116,12 +116,14 @@ def test_output_files_honour_the_umask(tmp_path):
 
 
 def test_no_reference_to_files_the_repository_lacks():
+    """Every upper-case top-level document a tracked file names (README.md, LICENSE...) exists."""
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     for name in tracked:
         path = ROOT / name
         if path.suffix in {".py", ".md", ".toml", ".cfg"} or name == ".ci/run":
             text = path.read_text(encoding="utf-8", errors="replace")
-            assert "DEVELOPERS.md" not in text, f"{name} refers to DEVELOPERS.md, which the repository does not have"
+            for doc in set(re.findall(r"(?<![/\w.])([A-Z][A-Z_]{2,}\.md)\b", text)):
+                assert (ROOT / doc).is_file(), f"{name} refers to {doc}, which the repository does not have"
 
 
 def test_readme_examples_write_into_the_ignored_out_folder():
