@@ -75,13 +75,20 @@ def _report_parser(sub: argparse._SubParsersAction) -> None:
 def _grades_parser(sub: argparse._SubParsersAction) -> None:
     grades = sub.add_parser("grades", help="solve GLLM grade selection from a profile file and certify gradings")
     grades.add_argument("profile", nargs="?", type=Path, help="profile file (.json, .toml or .csv)")
+    grades.add_argument("--example", metavar="NAME", help="use a profile shipped with attncert (see --list-examples)")
+    grades.add_argument("--list-examples", action="store_true", help="list the shipped example profiles and exit")
     grades.add_argument("--C", dest="clip", type=float, help="clip C >= 1 (overrides the file; default 2)")
     grades.add_argument("--mode", choices=MODES, help="selection mode (overrides the file; default clipped)")
-    grades.add_argument("--d-k", dest="grades_d_k", type=float, help="lambda = e^{1/d_k} (overrides the file)")
+    grades.add_argument("--d-k", dest="grades_d_k", type=float, help="lambda = e^{1/d_k} (overrides the file's d_k)")
     grades.add_argument("--nu-mag", type=float, help="Cor 4 regulariser (modes regularized*)")
     grades.add_argument("--json", dest="grades_json", type=writable, metavar="PATH", help="write the report as JSON")
     grades.add_argument("--cross-check", action="store_true", help="also solve with L-BFGS-B and cvxpy and compare")
     grades.add_argument("--table3", action="store_true", help="regenerate GLLM Table 3 (L = 4, C = 2)")
+    grades.add_argument(
+        "--allow-outside",
+        action="store_true",
+        help="let the profile name files outside its own folder (values_file, q_file, bootstrap files)",
+    )
 
 
 def _phase_parser(sub: argparse._SubParsersAction) -> None:

@@ -1,34 +1,108 @@
-"""`attncert grades`: solve GLLM grade selection from a profile file and certify gradings."""
+"""`attncert grades`: solve GLLM grade selection from a profile file and certify gradings.
+
+Every input is validated before any work (profiles.py for the file, here for the flags); every
+problem is one line with exit code 2 and nothing written."""
 
 from __future__ import annotations
 
 import argparse
+import math
+from importlib import resources
+from pathlib import Path
 
 from rich.console import Console
+from rich.table import Table
+from rich.text import Text
 
 from attncert.certificates.frontends import grades_output as grades_out
 from attncert.certificates.frontends.common import EXIT_OK, UsageError, dump_json, write_atomically
 from attncert.certificates.frontends.grades_report import grade_report
-from attncert.certificates.frontends.profiles import ProfileError, load_profiles
+from attncert.certificates.frontends.profiles import ProfileError, load_profiles, parse_document
+
+EXAMPLE_SUFFIXES = (".json", ".toml", ".csv")
+
+
+def examples_folder() -> Path:
+    """The example profiles shipped with the package (``attncert/certificates/examples/profiles``)."""
+    return Path(str(resources.files("attncert.certificates") / "examples" / "profiles"))
+
+
+def example_names() -> list[str]:
+    return sorted(p.name for p in examples_folder().iterdir() if p.suffix in EXAMPLE_SUFFIXES and p.is_file())
+
+
+def _example(name: str) -> Path:
+    folder = examples_folder()
+    names = example_names()
+    matches = [n for n in names if n == name or Path(n).stem == name]
+    if len(matches) != 1:
+        hint = "ambiguous; give the suffix" if matches else "unknown"
+        raise UsageError(f"--example {name!r} is {hint}; see attncert grades --list-examples")
+    return folder / matches[0]
+
+
+def _list_examples(console: Console) -> None:
+    table = Table("example", "task / content", header_style="bold", title=f"example profiles in {examples_folder()}")
+    for name in example_names():
+        task = ""
+        path = examples_folder() / name
+        if path.suffix != ".csv":
+            try:
+                doc = parse_document(name, path)
+                task = str(doc.get("task", "")) if isinstance(doc, dict) else ""
+            except ProfileError:
+                task = ""
+        else:
+            task = "CSV profile"
+        table.add_row(Text(name), Text(task))
+    console.print(table)
+
+
+def _clip(value: float | None) -> float:
+    if value is None:
+        return 2.0
+    if not (math.isfinite(value) and value >= 1):
+        raise UsageError(f"--C must be a finite number >= 1, not {value:g}")
+    return value
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    if args.table3:
-        if args.profile is not None:
-            raise UsageError("--table3 takes no profile file")
-        console.print(grades_out.table3_table(args.clip if args.clip is not None else 2.0))
+    if args.list_examples:
+        _list_examples(console)
         return EXIT_OK
+    if args.grades_json is not None:
+        grades_out.preflight_json(args.grades_json)
+    if args.table3:
+        if args.profile is not None or args.example is not None:
+            raise UsageError("--table3 takes no profile file")
+        given = [f for f, v in (("--mode", args.mode), ("--d-k", args.grades_d_k), ("--nu-mag", args.nu_mag)) if v is not None]
+        if given or args.cross_check:
+            raise UsageError(f"--table3 takes only --C and --json, not {(given or ['--cross-check'])[0]}")
+        clip = _clip(args.clip)
+        console.print(grades_out.table3_table(clip))
+        if args.grades_json:
+            _write(args.grades_json, dump_json(grades_out.table3_json(clip)))
+        return EXIT_OK
+    if args.example is not None:
+        if args.profile is not None:
+            raise UsageError("give a profile file or --example NAME, not both")
+        args.profile = _example(args.example)
     if args.profile is None:
-        raise UsageError("give a profile file (see examples/profiles/) or --table3")
-    overrides = {"C": args.clip, "mode": args.mode, "d_k": args.grades_d_k, "nu_mag": args.nu_mag}
+        raise UsageError("give a profile file, --example NAME (see --list-examples) or --table3")
+    overrides = {"--C": args.clip, "--mode": args.mode, "--d-k": args.grades_d_k, "--nu-mag": args.nu_mag}
     try:
-        profiles = load_profiles(args.profile, overrides=overrides)
+        profiles = load_profiles(args.profile, overrides=overrides, allow_outside=args.allow_outside)
         report = grade_report(profiles, cross_check=args.cross_check)
     except ProfileError as exc:
         raise UsageError(str(exc)) from None
-    except ValueError as exc:
-        raise UsageError(f"{args.profile}: {exc}") from None
     grades_out.print_report(console, report)
     if args.grades_json:
-        write_atomically(args.grades_json, dump_json(grades_out.report_json(report)))
+        _write(args.grades_json, dump_json(grades_out.report_json(report)))
     return EXIT_OK
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        write_atomically(path, text)
+    except OSError as exc:
+        raise UsageError(f"--json {path}: cannot write ({exc.strerror or type(exc).__name__})") from None
