@@ -110,8 +110,12 @@ def _phase_parser(sub: argparse._SubParsersAction) -> None:
     phase.add_argument("--c", type=float, help="condensation constant for condensed predictions (default: c-hat)")
     phase.add_argument("--executor", choices=EXECUTORS, default="local", help="where Monte Carlo replicates run")
     phase.add_argument(
-        "--scheduler", help="dask scheduler address for --executor dask (e.g. tcp://127.0.0.1:8786); it is trusted"
+        "--scheduler",
+        help="dask scheduler address for --executor dask (e.g. tcp://127.0.0.1:8786); the scheduler and its workers "
+        "run the tasks and their results are trusted: use only a cluster you control",
     )
+    phase.add_argument("--max-memory", type=float, default=2.0, metavar="GB", help="refuse sweeps that need more (default 2)")
+    phase.add_argument("--max-minutes", type=float, default=60.0, help="refuse sweeps estimated to take longer (default 60)")
 
 
 def build_parser() -> argparse.ArgumentParser:
