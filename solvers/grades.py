@@ -304,24 +304,24 @@ def solve_cvxpy(
     log_alpha: np.ndarray | None = None,
     log_tau: np.ndarray | None = None,
 ) -> ClippedSolution:
-    """The geometric program min (sum alpha_j / t_j)(sum tau_j t_j) s.t. 1 <= t_j <= C^2 (cvxpy DGP).
-
-    Zero coefficients are left out of the posynomials (DGP needs positive coefficients); their
-    variables stay in the box, so the problem is the same as the exact solver's. Warnings from
-    cvxpy are returned in ``diagnostics["warnings"]``, not printed."""
+    """The geometric program min (sum alpha_j / t_j)(sum tau_j t_j) s.t. 1 <= t_j <= C^2, solved by
+    cvxpy in its convex form in u = ln t: LSE(ln alpha - u) + LSE(ln tau + u) over 0 <= u <= 2 ln C
+    (exponential cones; vectorised, so cvxpy has nothing to warn about). Zero alpha_j are left out
+    of the first LSE; their u_j stay in the box, so the problem is the same as the exact solver's.
+    Warnings from cvxpy are returned in ``diagnostics["warnings"]``, not printed."""
     import cvxpy as cp
 
-    alpha, tau, la, lt = _check_profiles(alpha, tau, clip, log_alpha, log_tau)
-    t = cp.Variable(la.size, pos=True)
-    a_on, t_on = np.flatnonzero(alpha > 0), np.flatnonzero(tau > 0)
-    objective = cp.sum(cp.multiply(alpha[a_on], t[a_on] ** -1)) * cp.sum(cp.multiply(tau[t_on], t[t_on]))
-    problem = cp.Problem(cp.Minimize(objective), [t >= 1, t <= clip**2])
+    _, _, la, lt = _check_profiles(alpha, tau, clip, log_alpha, log_tau)
+    u = cp.Variable(la.size)
+    on = np.flatnonzero(np.isfinite(la))
+    objective = cp.log_sum_exp(la[on] - u[on]) + cp.log_sum_exp(lt + u)
+    problem = cp.Problem(cp.Minimize(objective), [u >= 0, u <= 2 * math.log(clip)])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        problem.solve(gp=True, solver=cp.CLARABEL)
-    if t.value is None:
+        problem.solve(solver=cp.CLARABEL)
+    if u.value is None:
         raise ValueError(f"cvxpy returned no solution (status {problem.status})")
-    log_g = 0.5 * np.log(np.clip(np.asarray(t.value, dtype=float), 1.0, clip**2))
+    log_g = 0.5 * np.clip(np.asarray(u.value, dtype=float), 0.0, 2 * math.log(clip))
     log_g = log_g - log_g.min()
     return _solution(
         la,
