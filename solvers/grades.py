@@ -258,7 +258,8 @@ def _lbfgsb(objective, x0: np.ndarray, bounds: list, restarts: int = 10):
     res = optimize.minimize(objective, x0, jac=True, method="L-BFGS-B", bounds=bounds, options=options)
     for _ in range(restarts):
         again = optimize.minimize(objective, res.x, jac=True, method="L-BFGS-B", bounds=bounds, options=options)
-        if not again.fun < res.fun:
+        if not again.fun < res.fun - 1e-13 * max(1.0, abs(res.fun)):
+            res = again if again.fun < res.fun else res
             break
         res = again
     return res
