@@ -338,3 +338,11 @@ def test_examples_are_listed_and_usable(capsys):
     assert "0.423" in solved(["grades", "--example", "table3_nu05_mu02"], capsys)
     usage_error(["grades", "--example", "nope"], capsys, "--list-examples")
     usage_error(["grades", "--example", "coord1024"], capsys, "ambiguous")
+
+
+def test_byte_order_mark_and_non_regular_files(tmp_path, capsys):
+    path = tmp_path / "bom.csv"
+    path.write_bytes(b"\xef\xbb\xbflevel,name,dim,a,s\n0,x,1,0.5,0.5\n1,y,1,0.5,0.2\n")
+    solved(["grades", path], capsys)
+    (tmp_path / "dir.json").mkdir()
+    usage_error(["grades", tmp_path / "dir.json"], capsys, "not a regular file", tmp_path)

@@ -200,7 +200,7 @@ def _read_text(src: str, where: str, path: Path) -> str:
         size = path.stat().st_size
         if size > MAX_TEXT_BYTES:
             raise _fail(src, where, f"the file has {size:,} bytes; the limit is {MAX_TEXT_BYTES:,}")
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")  # a byte-order mark (spreadsheet exports) is dropped
     except UnicodeDecodeError:
         raise _fail(src, where, "the file is not UTF-8 text") from None
     except OSError as exc:
@@ -591,7 +591,7 @@ def _from_document(src: str, doc: Any, base: Path, overrides: dict[str, Any], al
     if any(c.granularity == "level" for c in cands) and g_t == "coordinate" and not levels:
         raise _fail(src, "candidates", "level candidates need basis.levels for coordinate profiles")
     boot = _bootstrap(src, doc.get("bootstrap"), base, n_coord, allow_outside)
-    where = ("target values", "data values")
+    where = ("target.values", "data.values")
     return _build(
         src,
         task,
@@ -716,8 +716,10 @@ def load_profiles(path: str | Path, *, overrides: dict[str, Any] | None = None, 
     accepted too. ``allow_outside`` lets file references leave the profile's folder."""
     path = Path(path)
     src = str(path)
-    if not path.is_file():
+    if not path.exists():
         raise ProfileError(f"{src}: file not found")
+    if not path.is_file():
+        raise ProfileError(f"{src}: not a regular file")
     flags = {"C": "--C", "mode": "--mode", "d_k": "--d-k", "nu_mag": "--nu-mag"}
     over = {flags.get(k, k): v for k, v in (overrides or {}).items() if v is not None}
     if path.suffix.lower() == ".csv":
