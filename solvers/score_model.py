@@ -150,7 +150,9 @@ def softmax_mass_mc(
     ms = sorted({T - 2 for T in Ts})
     width = 1 + max(ms)
     sums = np.zeros((len(d_ks), len(Ts), len(gammas)))
-    with np.errstate(over="ignore"):  # q * factor overflows to inf exactly where the mass is 0
+    # q * factor overflows to inf exactly where the mass is 0; log(0) of an underflowed prefix sum
+    # is replaced by its exact recomputation (nested_logsumexp)
+    with np.errstate(over="ignore", divide="ignore"):
         _accumulate(
             backend, model, sums, d_ks=d_ks, Ts=Ts, ms=ms, gammas=gammas, trials=trials, seed=seed, width=width, on_chunk=on_chunk
         )

@@ -212,7 +212,7 @@ def _run(args, console: Console, protocol: Protocol, model: ScoreModel, backend,
         stats = summarise_sweep(sweep, c=c)
         pinf = out.plateaus(sweep, model)
     for message in dict.fromkeys(" ".join(str(w.message).split()) for w in caught):
-        notes.append(f"warning from the statistics: {message[:200]}")
+        notes.append(f"numerical warning (captured): {message[:200]}")
     missing = int(np.isnan(sweep.gamma_c).sum())
     if missing:
         notes.append(
