@@ -334,7 +334,7 @@ def test_reported_optimum_is_attained_by_the_reported_grading():
 def test_examples_are_listed_and_usable(capsys):
     assert main(["grades", "--list-examples"]) == 0
     out = capsys.readouterr().out
-    assert "table3_nu05_mu02.json" in out and "coord1024.json" in out
+    assert "table3_nu05_mu02.json" in out and "coord1024.json" in out and "w_hat" not in out
     assert "0.423" in solved(["grades", "--example", "table3_nu05_mu02"], capsys)
     usage_error(["grades", "--example", "nope"], capsys, "--list-examples")
     usage_error(["grades", "--example", "coord1024"], capsys, "ambiguous")

@@ -27,8 +27,17 @@ def examples_folder() -> Path:
     return Path(str(resources.files("attncert.certificates") / "examples" / "profiles"))
 
 
+def _is_profile(path: Path) -> bool:
+    """A profile file, not one of the value files a profile refers to (those are one-column CSVs)."""
+    if path.suffix != ".csv":
+        return path.suffix in EXAMPLE_SUFFIXES
+    with path.open(encoding="utf-8") as fh:
+        header = set(fh.readline().strip().split(","))
+    return {"level", "a", "s"} <= header or {"j", "level"} <= header
+
+
 def example_names() -> list[str]:
-    return sorted(p.name for p in examples_folder().iterdir() if p.suffix in EXAMPLE_SUFFIXES and p.is_file())
+    return sorted(p.name for p in examples_folder().iterdir() if p.is_file() and _is_profile(p))
 
 
 def _example(name: str) -> Path:
