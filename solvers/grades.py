@@ -49,10 +49,12 @@ class ClippedSolution:
     diagnostics: dict = field(default_factory=dict)
     log_g: np.ndarray | None = None
     attained: bool = True
+    log_value: float | None = None  # ln Lambda*_C, finite where the value underflows
 
     @property
     def gain(self) -> float:
-        return 1.0 / self.value
+        log_value = math.log(self.value) if self.log_value is None else self.log_value
+        return math.exp(-log_value) if -log_value < 709.78 else math.inf
 
     @property
     def log_grading(self) -> np.ndarray:
@@ -124,8 +126,9 @@ def _solution(la, lt, log_g, lo, hi, *, unique: bool, solver: str, diagnostics: 
     log_g = np.asarray(log_g, dtype=float)
     with np.errstate(over="ignore"):
         g = np.exp(log_g)
-    value = math.exp(log_gain(la, lt, log_g))
-    return ClippedSolution(value, g, lo, hi, unique, solver, diagnostics, log_g=log_g, attained=attained)
+    log_value = log_gain(la, lt, log_g)
+    value = math.exp(log_value)
+    return ClippedSolution(value, g, lo, hi, unique, solver, diagnostics, log_g=log_g, attained=attained, log_value=log_value)
 
 
 def solve_clipped(
@@ -161,22 +164,24 @@ def solve_clipped(
     pt = np.concatenate([[0.0], np.cumsum(t_s)])
     pb = np.concatenate([[0.0], np.cumsum(np.sqrt(a_s * t_s))])
 
+    def log_sum(x: float) -> float:
+        return math.log(x) if x > 0 else -math.inf
+
     def sums(log_k: float) -> tuple[int, int, float, float, float]:
-        """(n_lo, n_hi, A0, T0, B) of the saturated family at scale k = e^log_k, from prefix sums."""
+        """(n_lo, n_hi, ln A0, ln T0, B) of the saturated family at scale k = e^log_k, from prefix
+        sums; A0 and T0 in logarithms, so that C^2 may exceed the double range."""
         n_lo = int(np.searchsorted(ws, -log_k, side="right"))  # k w_j <= 1
         n_hi = min(d - int(np.searchsorted(ws, log_c2 - log_k, side="left")), d - n_lo)  # k w_j >= C^2
-        a0 = pa[n_lo] + (pa[d] - pa[d - n_hi]) / clip**2
-        t0 = pt[n_lo] + clip**2 * (pt[d] - pt[d - n_hi])
-        return n_lo, n_hi, a0, t0, pb[d - n_hi] - pb[n_lo]
+        log_a0 = float(np.logaddexp(log_sum(pa[n_lo]), log_sum(pa[d] - pa[d - n_hi]) - log_c2))
+        log_t0 = float(np.logaddexp(log_sum(pt[n_lo]), log_sum(pt[d] - pt[d - n_hi]) + log_c2))
+        return n_lo, n_hi, log_a0, log_t0, pb[d - n_hi] - pb[n_lo]
 
     def excess_nonnegative(log_k: float) -> bool:
         # k^2 A(k) - T(k) = k^2 A0 - T0 along the saturated family: it is nondecreasing in k (its
         # derivative is 2(k A - B) >= 0) and d log Lambda(g(k))/dk has its sign, so the optimum
         # is its zero crossing; compared in logarithms so that k may be huge or tiny
-        _, _, a0, t0, _ = sums(log_k)
-        if a0 <= 0:
-            return t0 <= 0
-        return t0 <= 0 or 2 * log_k + math.log(a0) >= math.log(t0)
+        _, _, log_a0, log_t0, _ = sums(log_k)
+        return log_t0 == -math.inf or 2 * log_k + log_a0 >= log_t0
 
     finite = ws[np.isfinite(ws)]
     breaks = np.sort(np.concatenate([-finite, log_c2 - finite]))
@@ -191,8 +196,9 @@ def solve_clipped(
             lo_i = mid + 1
     left = float(breaks[lo_i - 1]) if lo_i > 0 else float(breaks[0]) - 1.0
     right = float(breaks[lo_i]) if lo_i < breaks.size else float(breaks[-1]) + 1.0
-    n_lo, n_hi, a0, t0, b = sums(0.5 * (left + right))
-    log_k = 0.5 * (math.log(t0) - math.log(a0)) if a0 > 0 and t0 > 0 else right
+    n_lo, n_hi, log_a0, log_t0, b = sums(0.5 * (left + right))
+    finite_sums = math.isfinite(log_a0) and math.isfinite(log_t0)
+    log_k = 0.5 * (log_t0 - log_a0) if finite_sums else right
     log_k = min(max(log_k, left), right)  # the zero of the excess lies in [left, right]
     with np.errstate(invalid="ignore"):
         log_g = 0.5 * np.clip(log_k + lw, 0.0, log_c2)
@@ -205,7 +211,7 @@ def solve_clipped(
         np.sort(order[d - n_hi :]),
         unique=True,
         solver="active-set",
-        diagnostics={"log_k": log_k, "closed_form": float((b + math.sqrt(a0 * t0)) ** 2)},
+        diagnostics={"log_k": log_k, "closed_form": float((b + math.exp(0.5 * (log_a0 + log_t0))) ** 2)},
     )
 
 

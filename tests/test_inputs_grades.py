@@ -346,3 +346,20 @@ def test_byte_order_mark_and_non_regular_files(tmp_path, capsys):
     solved(["grades", path], capsys)
     (tmp_path / "dir.json").mkdir()
     usage_error(["grades", tmp_path / "dir.json"], capsys, "not a regular file", tmp_path)
+
+
+@pytest.mark.parametrize("clip", [2.0, 1e100, 1e200, 1e308])
+def test_huge_clips_on_a_thousand_levels_stay_in_the_log_domain(clip, tmp_path, capsys):
+    """Lambda*_C far below the double range is reported as e^(ln Lambda*_C), attained, never 0/0."""
+    n = 1000
+    la, lt = np.arange(n) * math.log(0.1), np.arange(n)[::-1] * math.log(0.3)
+    sol = gs.solve_clipped(None, None, clip, log_alpha=la, log_tau=lt)
+    lb = gs.solve_lbfgsb(None, None, clip, log_alpha=la, log_tau=lt)
+    assert sol.log_value == pytest.approx(gs.log_gain(la, lt, sol.log_g), abs=1e-12)
+    assert sol.log_value <= lb.log_value + 1e-12 and sol.log_value == pytest.approx(lb.log_value, abs=1e-6)
+    assert sol.log_value >= -2 * math.log(clip) - 1e-9  # Lambda >= C^-2
+    doc = _doc()
+    doc["basis"]["levels"] = [{"name": f"l{i}"} for i in range(n)]
+    doc["target"], doc["data"] = {"granularity": "geometric", "nu": 0.1}, {"granularity": "geometric", "mu": 0.3}
+    out = solved(["grades", _write(tmp_path, doc), "--C", repr(clip)], capsys)
+    assert "Lambda*_C (active-set)" in out

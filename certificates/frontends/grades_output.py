@@ -99,6 +99,13 @@ def preflight_json(path: Path, flag: str = "--json") -> None:
         raise UsageError(f"{flag} {path}: cannot write there ({exc.strerror or type(exc).__name__})") from None
 
 
+def _value(value: float, log_value: float | None, digits: int = 6) -> str:
+    """A Lambda value; below 1e-300 (or above the double range) as e^(its logarithm)."""
+    if log_value is not None and not (1e-300 < value < math.inf):
+        return f"e^{log_value:.{digits}g}"
+    return f"{value:.{digits}f}" if value >= 10**-digits else f"{value:.{digits}g}"
+
+
 def _g(x: float) -> str:
     return f"{x:.4f}" if math.isfinite(x) and abs(x) < 1e6 else f"{x:.4g}"
 
@@ -109,12 +116,14 @@ def print_report(console: Console, rep: GradeReport) -> None:
     head.append(f": {p.alpha.size} {p.granularity}s, mode {sel.mode}, C = {sel.clip:g}, lambda = e^{sel.log_lambda:.6g}")
     console.print(head)
     summary = Table("quantity", "value", header_style="bold", show_header=False)
-    summary.add_row("BC(alpha, tau)", f"{rep.bc:.6f}")
-    summary.add_row("Lambda* = BC^2 (unclipped)", f"{rep.bc**2:.6f}")
+    log_bc = math.log(rep.bc) if rep.bc > 0 else -math.inf
+    summary.add_row("BC(alpha, tau)", _value(rep.bc, log_bc))
+    summary.add_row("Lambda* = BC^2 (unclipped)", _value(rep.bc**2, 2 * log_bc))
     label = "Lambda*_C" if opt.attained else "inf Lambda (not attained)"
-    summary.add_row(f"{label} ({opt.solver})", f"{opt.value:.6f}")
-    summary.add_row("token gain 1/Lambda*_C", f"{opt.gain:.4f}x")
-    summary.add_row("bound max{BC^2, C^-2}", f"{rep.bound:.6f}")
+    summary.add_row(f"{label} ({opt.solver})", _value(opt.value, opt.log_value))
+    gain = f"{opt.gain:.4f}x" if math.isfinite(opt.gain) else f"e^{-opt.log_value:.6g}x"
+    summary.add_row("token gain 1/Lambda*_C", gain)
+    summary.add_row("bound max{BC^2, C^-2}", _value(rep.bound, max(2 * log_bc, -2 * math.log(sel.clip))))
     summary.add_row(
         "active sets (g = 1 / interior / g = C)",
         f"{opt.lo.size} / {p.alpha.size - opt.lo.size - opt.hi.size} / {opt.hi.size}",
@@ -176,6 +185,7 @@ def report_json(rep: GradeReport) -> dict:
             "bc": rep.bc,
             "lambda_star": rep.bc**2,
             "lambda_star_c": opt.value,
+            "log_lambda_star_c": opt.log_value,
             "attained": opt.attained,
             "token_gain": opt.gain,
             "bound": rep.bound,

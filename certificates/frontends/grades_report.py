@@ -114,6 +114,10 @@ def _fmt_value(value: float, log_value: float) -> str:
     return f"{value:.4g}" if math.isfinite(value) else f"e^{log_value:.6g}"
 
 
+def _log_value(sol: gs.ClippedSolution) -> float:
+    return sol.log_value if sol.log_value is not None else math.log(sol.value)
+
+
 def _cross_checks(la: np.ndarray, lt: np.ndarray, optimum: gs.ClippedSolution, clip: float, notes: list[str]) -> dict[str, float]:
     """Relative gaps of L-BFGS-B and cvxpy (same problem: same zeros, no renormalisation);
     solver failures and third-party warnings become notes, never output of their own."""
@@ -133,7 +137,8 @@ def _cross_checks(la: np.ndarray, lt: np.ndarray, optimum: gs.ClippedSolution, c
         messages = [" ".join(str(w.message).split()) for w in caught] + list(other.diagnostics.get("warnings", []))
         for message in dict.fromkeys(messages):
             notes.append(f"cross-check {name} warned: {message[:200]}")
-        checks[other.solver] = abs(other.value - optimum.value) / optimum.value
+        # |ln(other) - ln(optimum)|: the relative gap, also where the values underflow
+        checks[other.solver] = abs(_log_value(other) - _log_value(optimum))
     return checks
 
 
@@ -159,7 +164,7 @@ def grade_report(p: Profiles, *, cross_check: bool = False) -> GradeReport:
             else "nu_mag = 0: Cor 4 is the geometric program of the clipped/unclipped case"
         )
     closed = optimum.diagnostics.get("closed_form")
-    if closed is not None and abs(closed - optimum.value) > 1e-9 * optimum.value:
+    if closed is not None and optimum.value > 0 and abs(closed - optimum.value) > 1e-9 * optimum.value:
         notes.append(f"closed form {closed:.12g} differs from Lambda at the reported grading {optimum.value:.12g}")
     log_lam = sel.log_lambda
     q = optimum.log_grading / log_lam
