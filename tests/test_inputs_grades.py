@@ -363,3 +363,20 @@ def test_huge_clips_on_a_thousand_levels_stay_in_the_log_domain(clip, tmp_path, 
     doc["target"], doc["data"] = {"granularity": "geometric", "nu": 0.1}, {"granularity": "geometric", "mu": 0.3}
     out = solved(["grades", _write(tmp_path, doc), "--C", repr(clip)], capsys)
     assert "Lambda*_C (active-set)" in out
+
+
+def test_long_runs_show_a_heartbeat(monkeypatch, capsys):
+    from attncert.certificates.frontends import grades as grades_cmd
+
+    monkeypatch.setattr(grades_cmd, "HEARTBEAT_S", 0.01)
+    assert main(["grades", str(EXAMPLES / "coord1024.json"), "--cross-check"]) == 0
+    assert "attncert grades: solving (1,024 coordinates), then the cross-checks" in capsys.readouterr().err
+
+
+def test_cross_checks_are_skipped_on_huge_profiles(tmp_path):
+    n = 30_000
+    doc = _doc(alpha=list(np.linspace(1, 2, n)), tau=list(np.linspace(2, 1, n)))
+    doc.pop("basis")
+    doc["target"]["granularity"] = doc["data"]["granularity"] = "coordinate"
+    rep = grade_report(load_profiles(_write(tmp_path, doc)), cross_check=True)
+    assert not rep.cross_checks and any("L-BFGS-B cross-check skipped" in n for n in rep.notes)

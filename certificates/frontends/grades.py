@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
+import threading
+import time
 from importlib import resources
 from pathlib import Path
 
@@ -20,6 +23,31 @@ from attncert.certificates.frontends.grades_report import grade_report
 from attncert.certificates.frontends.profiles import ProfileError, load_profiles, parse_document
 
 EXAMPLE_SUFFIXES = (".json", ".toml", ".csv")
+EXIT_INTERRUPTED = 130
+HEARTBEAT_S = 5.0
+
+
+class _Heartbeat:
+    """Silent on quick runs; on a run that takes longer than HEARTBEAT_S, one line on stderr every
+    HEARTBEAT_S seconds naming the current stage (large profiles, cross-checks)."""
+
+    def __init__(self) -> None:
+        self.stage = "reading the profile"
+        self.stop = threading.Event()
+        self.start = time.monotonic()
+        self.thread = threading.Thread(target=self._beat, daemon=True)
+
+    def _beat(self) -> None:
+        while not self.stop.wait(HEARTBEAT_S):
+            print(f"attncert grades: {self.stage}, {time.monotonic() - self.start:.0f} s", file=sys.stderr, flush=True)
+
+    def __enter__(self) -> _Heartbeat:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        self.thread.join()
 
 
 def examples_folder() -> Path:
@@ -100,10 +128,17 @@ def run(args: argparse.Namespace, console: Console) -> int:
         raise UsageError("give a profile file, --example NAME (see --list-examples) or --table3")
     overrides = {"--C": args.clip, "--mode": args.mode, "--d-k": args.grades_d_k, "--nu-mag": args.nu_mag}
     try:
-        profiles = load_profiles(args.profile, overrides=overrides, allow_outside=args.allow_outside)
-        report = grade_report(profiles, cross_check=args.cross_check)
+        with _Heartbeat() as beat:
+            profiles = load_profiles(args.profile, overrides=overrides, allow_outside=args.allow_outside)
+            beat.stage = f"solving ({profiles.alpha.size:,} {profiles.granularity}s)" + (
+                ", then the cross-checks" if args.cross_check else ""
+            )
+            report = grade_report(profiles, cross_check=args.cross_check)
     except ProfileError as exc:
         raise UsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        Console(stderr=True).print("attncert: interrupted; nothing written", highlight=False)
+        return EXIT_INTERRUPTED
     grades_out.print_report(console, report)
     if args.grades_json:
         _write(args.grades_json, dump_json(grades_out.report_json(report)))

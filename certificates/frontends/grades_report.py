@@ -121,9 +121,11 @@ def _log_value(sol: gs.ClippedSolution) -> float:
 def _cross_checks(la: np.ndarray, lt: np.ndarray, optimum: gs.ClippedSolution, clip: float, notes: list[str]) -> dict[str, float]:
     """Relative gaps of L-BFGS-B and cvxpy (same problem: same zeros, no renormalisation);
     solver failures and third-party warnings become notes, never output of their own."""
-    solvers = [gs.solve_lbfgsb] + ([gs.solve_cvxpy] if la.size <= 2000 else [])
+    solvers = ([gs.solve_lbfgsb] if la.size <= 20_000 else []) + ([gs.solve_cvxpy] if la.size <= 2000 else [])
     if la.size > 2000:
         notes.append("cvxpy cross-check skipped above 2,000 coordinates (it takes minutes there)")
+    if la.size > 20_000:
+        notes.append("L-BFGS-B cross-check skipped above 20,000 coordinates (it takes minutes there)")
     checks: dict[str, float] = {}
     for solver in solvers:
         name = "cvxpy-gp" if solver is gs.solve_cvxpy else "L-BFGS-B"

@@ -30,10 +30,11 @@ ZERO_POLICIES = ("error", "delete", "keep_clipped")
 TARGET_KINDS = ("probe_weights", "energies", "normalized")
 DATA_KINDS = ("second_moments", "variances", "normalized")
 GRANULARITIES = ("coordinate", "level", "geometric")
-#: limits that keep every run within memory: coordinates of a profile, elements of a .npy file,
-#: bytes of a text file
-MAX_COORDINATES = 10_000_000
-MAX_NPY_ELEMENTS = 100_000_000
+#: limits that keep every run within 2 GB of memory: coordinates of a profile (a solve of 10^6
+#: coordinates peaks near 0.5 GB), elements of a .npy file (bootstrap replicates are copied
+#: twice while normalised), bytes of a text file
+MAX_COORDINATES = 2_000_000
+MAX_NPY_ELEMENTS = 25_000_000
 MAX_TEXT_BYTES = 256 * 2**20
 #: the keys each object may hold (gllm.md §4.3); anything else is a typo and an error
 TOP_KEYS = ("format", "version", "task", "basis", "target", "data", "bootstrap", "selection", "candidates")
