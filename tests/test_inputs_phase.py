@@ -105,3 +105,7 @@ def test_ctrl_c_exits_130_and_writes_nothing(tmp_path):
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "interrupted" in err
     assert not target.exists()
+
+
+def test_output_tables_count_in_the_memory_estimate(tmp_path, capsys):
+    usage_error(["--gamma-points", "100000", "--trials", "10", "--out", tmp_path / "o"], capsys, "--max-memory", tmp_path)

@@ -17,6 +17,7 @@ import os
 import sys
 import time
 import warnings
+from dataclasses import replace
 
 import numpy as np
 from rich.console import Console
@@ -48,6 +49,8 @@ MC_RATE, QUAD_RATE = 5e7, 3e8
 PROGRESS_EVERY_S = 5.0
 #: memory of the interpreter and its libraries, added to every estimate
 BASELINE_BYTES = 256 * 2**20
+#: memory per row of curves.csv while the file is built (--out)
+OUTPUT_ROW_BYTES = 300
 
 
 def _check_int(flag: str, value: int | None) -> None:
@@ -104,11 +107,15 @@ def budget(protocol: Protocol, model: ScoreModel, args: argparse.Namespace, exec
     starts); return the number of concurrent replicates that keeps peak memory in bounds."""
     est = estimate(protocol, model, args.engine)
     limit = int(args.max_memory * 2**30) - BASELINE_BYTES
+    if args.out is not None:  # curves.csv is built in memory: about 300 bytes a row while it is
+        replicates = protocol.seeds if args.engine == "mc" else 1
+        rows = replicates * len(protocol.d_ks) * len(protocol.Ts) * len(protocol.gammas)
+        est = replace(est, fixed_bytes=est.fixed_bytes + OUTPUT_ROW_BYTES * rows)
     gb = 2**30
     if est.peak_bytes(1) > limit:
         raise UsageError(
             f"this sweep needs about {(est.peak_bytes(1) + BASELINE_BYTES) / gb:.3g} GB of memory (limit {args.max_memory:g} GB; "
-            "raise it with --max-memory GB, or lower --T, --trials or --gamma-max)"
+            "raise it with --max-memory GB, or lower --T, --gamma-max, --gamma-points or --seeds)"
         )
     minutes = est.work / (QUAD_RATE if args.engine == "quad" else MC_RATE) / 60
     if minutes > args.max_minutes:
