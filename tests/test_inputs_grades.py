@@ -380,3 +380,13 @@ def test_cross_checks_are_skipped_on_huge_profiles(tmp_path):
     doc["target"]["granularity"] = doc["data"]["granularity"] = "coordinate"
     rep = grade_report(load_profiles(_write(tmp_path, doc)), cross_check=True)
     assert not rep.cross_checks and any("L-BFGS-B cross-check skipped" in n for n in rep.notes)
+
+
+def test_size_limits_of_text_files(monkeypatch, tmp_path, capsys):
+    from attncert.certificates.frontends import profiles
+
+    monkeypatch.setattr(profiles, "MAX_DOCUMENT_BYTES", 100)
+    monkeypatch.setattr(profiles, "MAX_CSV_FIELDS", 10)
+    usage_error(["grades", _write(tmp_path, _doc())], capsys, "the limit is 100", tmp_path)
+    text = "j,level,alpha,tau\n" + "".join(f"{j},0,0.5,0.5\n" for j in range(5))
+    usage_error(["grades", _write(tmp_path, text, "p.csv")], capsys, "more than 10 fields", tmp_path)

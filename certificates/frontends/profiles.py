@@ -32,10 +32,13 @@ DATA_KINDS = ("second_moments", "variances", "normalized")
 GRANULARITIES = ("coordinate", "level", "geometric")
 #: limits that keep every run within 2 GB of memory: coordinates of a profile (a solve of 10^6
 #: coordinates peaks near 0.5 GB), elements of a .npy file (bootstrap replicates are copied
-#: twice while normalised), bytes of a text file
+#: twice while normalised), bytes of a CSV file and fields in it, bytes of a JSON/TOML document
+#: (parsed, 32 MB of nested empty lists take about 0.6 GB; long vectors belong in values files)
 MAX_COORDINATES = 2_000_000
 MAX_NPY_ELEMENTS = 25_000_000
-MAX_TEXT_BYTES = 256 * 2**20
+MAX_TEXT_BYTES = 128 * 2**20
+MAX_CSV_FIELDS = 4 * MAX_COORDINATES
+MAX_DOCUMENT_BYTES = 32 * 2**20
 #: the keys each object may hold (gllm.md §4.3); anything else is a typo and an error
 TOP_KEYS = ("format", "version", "task", "basis", "target", "data", "bootstrap", "selection", "candidates")
 SELECTION_KEYS = ("C", "d_k", "lambda", "nu_mag", "mode", "zero_policy")
@@ -196,11 +199,11 @@ def _reference(src: str, where: str, value: Any, base: Path, allow_outside: bool
     return path
 
 
-def _read_text(src: str, where: str, path: Path) -> str:
+def _read_text(src: str, where: str, path: Path, limit: int = MAX_TEXT_BYTES) -> str:
     try:
         size = path.stat().st_size
-        if size > MAX_TEXT_BYTES:
-            raise _fail(src, where, f"the file has {size:,} bytes; the limit is {MAX_TEXT_BYTES:,}")
+        if size > limit:
+            raise _fail(src, where, f"the file has {size:,} bytes; the limit is {limit:,}")
         return path.read_text(encoding="utf-8-sig")  # a byte-order mark (spreadsheet exports) is dropped
     except UnicodeDecodeError:
         raise _fail(src, where, "the file is not UTF-8 text") from None
@@ -211,11 +214,14 @@ def _read_text(src: str, where: str, path: Path) -> str:
 def _csv_rows(src: str, where: str, text: str) -> list[list[str]]:
     """Nonblank CSV rows; malformed CSV is reported by line number only (content is never echoed)."""
     reader = csv.reader(io.StringIO(text))
-    rows = []
+    rows, fields = [], 0
     try:
         for row in reader:
             if row and any(c.strip() for c in row):
                 rows.append(row)
+                fields += len(row)
+                if fields > MAX_CSV_FIELDS:
+                    raise _fail(src, where, f"the file has more than {MAX_CSV_FIELDS:,} fields")
     except csv.Error:
         raise _fail(src, where, f"malformed CSV at line {reader.line_num} (a field too long or a stray quote)") from None
     return rows
@@ -689,7 +695,7 @@ def parse_document(src: str, path: Path) -> Any:
     """The JSON or TOML document of ``path``; syntax errors, too-deep nesting and out-of-range
     numbers are ProfileErrors."""
     suffix = path.suffix.lower()
-    text = _read_text(src, "(file)", path)
+    text = _read_text(src, "(file)", path, MAX_DOCUMENT_BYTES)
     doc: Any = _Missing
     try:
         if suffix == ".json":
