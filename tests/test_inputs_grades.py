@@ -354,10 +354,18 @@ def test_huge_clips_on_a_thousand_levels_stay_in_the_log_domain(clip, tmp_path, 
     n = 1000
     la, lt = np.arange(n) * math.log(0.1), np.arange(n)[::-1] * math.log(0.3)
     sol = gs.solve_clipped(None, None, clip, log_alpha=la, log_tau=lt)
-    lb = gs.solve_lbfgsb(None, None, clip, log_alpha=la, log_tau=lt)
     assert sol.log_value == pytest.approx(gs.log_gain(la, lt, sol.log_g), abs=1e-12)
-    assert sol.log_value <= lb.log_value + 1e-12 and sol.log_value == pytest.approx(lb.log_value, abs=1e-6)
     assert sol.log_value >= -2 * math.log(clip) - 1e-9  # Lambda >= C^-2
+    la_n, lt_n = la - gs.log_sum_exp(la), lt - gs.log_sum_exp(lt)
+    log_bc2 = 2 * gs.log_sum_exp(0.5 * (la_n + lt_n))
+    if sol.unique:  # first-order conditions at 50 digits (an independent check, in mpmath)
+        assert gs.kkt_residuals(None, None, sol, clip, log_alpha=la, log_tau=lt).worst < 1e-12
+        assert sol.log_value >= log_bc2 - 1e-12
+    else:  # the box holds the unclipped optimum: Lambda*_C = BC^2
+        assert sol.log_value == pytest.approx(log_bc2, abs=1e-9)
+    if clip == 2.0:
+        lb = gs.solve_lbfgsb(None, None, clip, log_alpha=la, log_tau=lt)
+        assert sol.log_value <= lb.log_value + 1e-12 and sol.log_value == pytest.approx(lb.log_value, abs=1e-9)
     doc = _doc()
     doc["basis"]["levels"] = [{"name": f"l{i}"} for i in range(n)]
     doc["target"], doc["data"] = {"granularity": "geometric", "nu": 0.1}, {"granularity": "geometric", "mu": 0.3}
