@@ -22,6 +22,7 @@ reported grading, so the optimum is attained by the grading reported with it. A 
 from __future__ import annotations
 
 import math
+import time
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -256,14 +257,27 @@ def _log_objective(la: np.ndarray, lt: np.ndarray, u: np.ndarray) -> tuple[float
     return ma + math.log(sa) + mt + math.log(st), et / st - ea / sa
 
 
-def _lbfgsb(objective, x0: np.ndarray, bounds: list, restarts: int = 10):
+def _lbfgsb(objective, x0: np.ndarray, bounds: list, restarts: int = 10, deadline: float = math.inf):
     """L-BFGS-B, restarted from its own result until a restart makes no progress: along the
     gauge direction the objective is nearly flat at a face of the box, where one run can stop
-    early (relative reduction below ftol) well before the optimum."""
+    early (relative reduction below ftol) well before the optimum. Iterations stop at
+    ``deadline`` (time.monotonic()), keeping the best point so far."""
     options = {"ftol": 1e-15, "gtol": 1e-12, "maxiter": 10_000}
-    res = optimize.minimize(objective, x0, jac=True, method="L-BFGS-B", bounds=bounds, options=options)
+
+    def stop_at_deadline(intermediate_result) -> None:
+        if time.monotonic() > deadline:
+            raise StopIteration
+
+    def run(x: np.ndarray):
+        return optimize.minimize(
+            objective, x, jac=True, method="L-BFGS-B", bounds=bounds, options=options, callback=stop_at_deadline
+        )
+
+    res = run(x0)
     for _ in range(restarts):
-        again = optimize.minimize(objective, res.x, jac=True, method="L-BFGS-B", bounds=bounds, options=options)
+        if time.monotonic() > deadline:
+            break
+        again = run(res.x)
         if not again.fun < res.fun - 1e-13 * max(1.0, abs(res.fun)):
             res = again if again.fun < res.fun else res
             break
@@ -279,15 +293,20 @@ def solve_lbfgsb(
     *,
     log_alpha: np.ndarray | None = None,
     log_tau: np.ndarray | None = None,
+    time_limit_s: float = 10.0,
 ) -> ClippedSolution:
-    """log Lambda minimised over u = log g^2 in [0, 2 ln C]^d by L-BFGS-B from several starts."""
+    """log Lambda minimised over u = log g^2 in [0, 2 ln C]^d by L-BFGS-B from several starts;
+    no start or restart begins after ``time_limit_s`` (``diagnostics["time_limited"]``)."""
     _, _, la, lt = _check_profiles(alpha, tau, clip, log_alpha, log_tau)
     upper = 2 * math.log(clip)
     rng = np.random.default_rng(0)
     best = None
+    deadline = time.monotonic() + time_limit_s
     for s in range(starts):
+        if best is not None and time.monotonic() > deadline:
+            break
         u0 = np.full(la.size, upper / 2) if s == 0 else rng.uniform(0, upper, la.size)
-        res = _lbfgsb(lambda u: _log_objective(la, lt, u), u0, [(0, upper)] * la.size)
+        res = _lbfgsb(lambda u: _log_objective(la, lt, u), u0, [(0, upper)] * la.size, deadline=deadline)
         if best is None or res.fun < best.fun:
             best = res
     u = best.x - best.x.min()
@@ -299,7 +318,7 @@ def solve_lbfgsb(
         np.flatnonzero(u > upper - 1e-9),
         unique=True,
         solver="L-BFGS-B",
-        diagnostics={},
+        diagnostics={"time_limited": time.monotonic() > deadline},
     )
 
 
