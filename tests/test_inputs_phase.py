@@ -69,7 +69,7 @@ def test_memory_does_not_grow_with_the_trial_count():
 
 
 def test_concurrent_replicates_are_capped_by_the_memory_limit(capsys):
-    args = phase_cmd.argparse.Namespace(engine="mc", max_memory=0.5, max_minutes=60.0)
+    args = phase_cmd.argparse.Namespace(engine="mc", max_memory=0.5, max_minutes=60.0, out=None)
     protocol = Protocol("x", (16,), (200,), seeds=8, trials=50_000)
     workers = phase_cmd.budget(protocol, ScoreModel(), args, phase_cmd.LocalExecutor(8))
     est = estimate(protocol, ScoreModel(), "mc")
