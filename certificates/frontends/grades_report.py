@@ -139,6 +139,8 @@ def _cross_checks(la: np.ndarray, lt: np.ndarray, optimum: gs.ClippedSolution, c
         messages = [" ".join(str(w.message).split()) for w in caught] + list(other.diagnostics.get("warnings", []))
         for message in dict.fromkeys(messages):
             notes.append(f"cross-check {name} warned: {message[:200]}")
+        if other.diagnostics.get("time_limited"):
+            notes.append(f"cross-check {name} stopped at its time limit: its value is an upper bound")
         # |ln(other) - ln(optimum)|: the relative gap, also where the values underflow
         checks[other.solver] = abs(_log_value(other) - _log_value(optimum))
     return checks
