@@ -10,11 +10,20 @@ so scanning the intervals between sorted breakpoints with prefix sums finds the 
 O(d log d). ``solve_cvxpy`` (geometric program in t = g^2) and ``solve_lbfgsb`` (box-constrained
 L-BFGS-B in u = log g^2) are independent cross-checks. ``kkt_residuals`` re-evaluates the
 first-order conditions in mpmath at 50 digits.
+
+Scale safety. Lambda is invariant under scaling alpha or tau, so every solver works from the
+profiles' logarithms normalised by log-sum-exp (``log_alpha``/``log_tau`` may be passed directly,
+e.g. for profiles whose entries span more than the double range); the ratios w_j and the scale k
+are handled as logarithms, and every reported value is Lambda recomputed in the log domain at the
+reported grading, so the optimum is attained by the grading reported with it. A zero alpha_j
+(zero policy ``keep_clipped``, gllm.md E7) saturates at g_j = 1 in every bounded mode.
 """
 
 from __future__ import annotations
 
 import math
+import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -25,7 +34,12 @@ from scipy import optimize
 
 @dataclass(frozen=True)
 class ClippedSolution:
-    """The clipped optimum. ``g`` is the canonical minimiser (min g = 1 when the optimum is a segment)."""
+    """The clipped optimum. ``g`` is the canonical minimiser (min g = 1 when the optimum is a segment).
+
+    ``log_g`` is ln g (finite even where g overflows a double, in the unclipped mode);
+    ``attained`` is False for an infimum that no grading attains (unclipped mode with alpha zeros,
+    gllm.md §4.3 rule 2), where g is the limit of a minimising sequence (0 on the zero coordinates).
+    """
 
     value: float  # Lambda*_C
     g: np.ndarray
@@ -34,10 +48,26 @@ class ClippedSolution:
     unique: bool
     solver: str
     diagnostics: dict = field(default_factory=dict)
+    log_g: np.ndarray | None = None
+    attained: bool = True
+    log_value: float | None = None  # ln Lambda*_C, finite where the value underflows
 
     @property
     def gain(self) -> float:
-        return 1.0 / self.value
+        log_value = math.log(self.value) if self.log_value is None else self.log_value
+        return math.exp(-log_value) if -log_value < 709.78 else math.inf
+
+    @property
+    def log_grading(self) -> np.ndarray:
+        return np.log(self.g) if self.log_g is None else self.log_g
+
+
+def log_sum_exp(x: np.ndarray) -> float:
+    """log sum exp(x), -inf for an empty or all -inf vector."""
+    top = float(np.max(x)) if x.size else -math.inf
+    if not math.isfinite(top):
+        return top
+    return top + math.log(float(np.sum(np.exp(x - top))))
 
 
 def gain(alpha: np.ndarray, tau: np.ndarray, g: np.ndarray) -> float:
@@ -46,187 +76,323 @@ def gain(alpha: np.ndarray, tau: np.ndarray, g: np.ndarray) -> float:
     return float(np.dot(alpha, 1.0 / g2) * np.dot(tau, g2))
 
 
+def log_gain(log_alpha: np.ndarray, log_tau: np.ndarray, log_g: np.ndarray) -> float:
+    """ln Lambda(g) from ln alpha, ln tau and ln g: LSE(ln alpha - 2 ln g) + LSE(ln tau + 2 ln g) -
+    LSE(ln alpha) - LSE(ln tau). Finite for every finite ln g (no overflow in g or Lambda);
+    coordinates with alpha_j = 0 (ln alpha_j = -inf) drop out of the first sum."""
+    la, lt, lg = (np.asarray(x, dtype=float) for x in (log_alpha, log_tau, log_g))
+    with np.errstate(invalid="ignore"):  # -inf - (-inf) on a zero alpha at g = 0: the term is 0
+        first = np.where(np.isneginf(la), -math.inf, la - 2 * lg)
+    return log_sum_exp(first) + log_sum_exp(lt + 2 * lg) - log_sum_exp(la) - log_sum_exp(lt)
+
+
 def bhattacharyya(alpha: np.ndarray, tau: np.ndarray) -> float:
     return float(np.sum(np.sqrt(alpha * tau)))
 
 
-def _check_profiles(alpha: np.ndarray, tau: np.ndarray, clip: float) -> tuple[np.ndarray, np.ndarray]:
-    alpha, tau = np.asarray(alpha, dtype=float), np.asarray(tau, dtype=float)
-    if alpha.shape != tau.shape or alpha.ndim != 1 or alpha.size == 0:
-        raise ValueError("alpha and tau must be 1-D arrays of the same nonzero length")
-    if not (np.all(np.isfinite(alpha)) and np.all(np.isfinite(tau))):
-        raise ValueError("profiles must be finite")
-    if np.any(alpha < 0) or np.any(tau <= 0):
-        raise ValueError("the solver needs alpha >= 0 and tau > 0 (apply the zero policy first)")
+def log_profiles(alpha: Sequence[float], tau: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+    """ln alpha and ln tau normalised to the simplex (ln 0 = -inf)."""
+    with np.errstate(divide="ignore"):
+        la, lt = np.log(np.asarray(alpha, dtype=float)), np.log(np.asarray(tau, dtype=float))
+    return la - log_sum_exp(la), lt - log_sum_exp(lt)
+
+
+def _check_profiles(
+    alpha, tau, clip: float, log_alpha: np.ndarray | None = None, log_tau: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(alpha, tau, ln alpha, ln tau), all normalised to the simplex, after the input checks."""
+    if log_alpha is None or log_tau is None:
+        alpha, tau = np.asarray(alpha, dtype=float), np.asarray(tau, dtype=float)
+        if alpha.shape != tau.shape or alpha.ndim != 1 or alpha.size == 0:
+            raise ValueError("alpha and tau must be 1-D arrays of the same nonzero length")
+        if not (np.all(np.isfinite(alpha)) and np.all(np.isfinite(tau))):
+            raise ValueError("profiles must be finite")
+        if np.any(alpha < 0) or np.any(tau <= 0) or not np.any(alpha > 0):
+            raise ValueError("the solver needs alpha >= 0, not all zero, and tau > 0 (apply the zero policy first)")
+        log_alpha, log_tau = log_profiles(alpha, tau)
+    else:
+        log_alpha, log_tau = np.asarray(log_alpha, dtype=float), np.asarray(log_tau, dtype=float)
+        if log_alpha.shape != log_tau.shape or log_alpha.ndim != 1 or log_alpha.size == 0:
+            raise ValueError("alpha and tau must be 1-D arrays of the same nonzero length")
+        if np.any(np.isnan(log_alpha)) or np.any(log_alpha == math.inf) or not np.all(np.isfinite(log_tau)):
+            raise ValueError("the solver needs alpha >= 0 and tau > 0 (apply the zero policy first)")
+        log_alpha, log_tau = log_alpha - log_sum_exp(log_alpha), log_tau - log_sum_exp(log_tau)
     if not (math.isfinite(clip) and clip >= 1):
         raise ValueError(f"the clip C must be a finite number >= 1, not {clip}")
-    return alpha / alpha.sum(), tau / tau.sum()
+    return np.exp(log_alpha), np.exp(log_tau), log_alpha, log_tau
 
 
-def solve_clipped(alpha: Sequence[float], tau: Sequence[float], clip: float = 2.0) -> ClippedSolution:
-    """Exact active-set solution of min_{g in [1, C]^d} Lambda(g)."""
-    alpha, tau = _check_profiles(np.asarray(alpha), np.asarray(tau), clip)
-    d = alpha.size
-    c2 = clip * clip
-    w = np.sqrt(alpha / tau)
-    positive = w > 0
-    if positive.all() and w.max() / w.min() <= c2:
+def _solution(la, lt, log_g, lo, hi, *, unique: bool, solver: str, diagnostics: dict, attained: bool = True) -> ClippedSolution:
+    """A solution whose value is Lambda recomputed (in the log domain) at the reported grading."""
+    log_g = np.asarray(log_g, dtype=float)
+    with np.errstate(over="ignore"):
+        g = np.exp(log_g)
+    log_value = log_gain(la, lt, log_g)
+    value = math.exp(log_value)
+    return ClippedSolution(value, g, lo, hi, unique, solver, diagnostics, log_g=log_g, attained=attained, log_value=log_value)
+
+
+def solve_clipped(
+    alpha: Sequence[float] | None,
+    tau: Sequence[float] | None,
+    clip: float = 2.0,
+    *,
+    log_alpha: np.ndarray | None = None,
+    log_tau: np.ndarray | None = None,
+) -> ClippedSolution:
+    """Exact active-set solution of min_{g in [1, C]^d} Lambda(g), in logarithms (scale-safe)."""
+    alpha, tau, la, lt = _check_profiles(alpha, tau, clip, log_alpha, log_tau)
+    d = la.size
+    log_c2 = 2 * math.log(clip)
+    with np.errstate(invalid="ignore"):
+        lw = 0.5 * (la - lt)  # ln w_j; -inf where alpha_j = 0
+    if np.all(np.isfinite(lw)) and float(lw.max() - lw.min()) <= log_c2:
         # the unclipped optimum fits in the box: a segment of minimisers along the gauge; take min g = 1
-        g = np.sqrt(w / w.min())
-        value = bhattacharyya(alpha, tau) ** 2
-        return ClippedSolution(
-            value,
-            g,
-            np.flatnonzero(np.isclose(g, 1.0)),
-            np.flatnonzero(np.isclose(g, clip)),
+        log_g = 0.5 * (lw - lw.min())
+        return _solution(
+            la,
+            lt,
+            log_g,
+            np.flatnonzero(log_g <= 1e-15),
+            np.flatnonzero(log_g >= math.log(clip) - 1e-15),
             unique=False,
             solver="active-set",
-            diagnostics={"k": 1.0 / w.min()},
+            diagnostics={"log_k": -float(lw.min()), "closed_form": float(np.exp(log_sum_exp(0.5 * (la + lt)) * 2))},
         )
-    order = np.argsort(w, kind="stable")
-    ws, a_s, t_s = w[order], alpha[order], tau[order]
+    order = np.argsort(lw, kind="stable")
+    ws, a_s, t_s = lw[order], alpha[order], tau[order]
     pa = np.concatenate([[0.0], np.cumsum(a_s)])
     pt = np.concatenate([[0.0], np.cumsum(t_s)])
     pb = np.concatenate([[0.0], np.cumsum(np.sqrt(a_s * t_s))])
 
-    def sums(k: float) -> tuple[int, int, float, float, float]:
-        """(n_lo, n_hi, A0, T0, B) of the saturated family at scale k, from prefix sums."""
-        n_lo = int(np.searchsorted(ws, 1.0 / k, side="right"))  # k w_j <= 1
-        n_hi = min(d - int(np.searchsorted(ws, c2 / k, side="left")), d - n_lo)  # k w_j >= C^2
-        a0 = pa[n_lo] + (pa[d] - pa[d - n_hi]) / c2
-        t0 = pt[n_lo] + c2 * (pt[d] - pt[d - n_hi])
-        return n_lo, n_hi, a0, t0, pb[d - n_hi] - pb[n_lo]
+    def log_sum(x: float) -> float:
+        return math.log(x) if x > 0 else -math.inf
 
-    def excess(k: float) -> float:
+    def sums(log_k: float) -> tuple[int, int, float, float, float]:
+        """(n_lo, n_hi, ln A0, ln T0, B) of the saturated family at scale k = e^log_k, from prefix
+        sums; A0 and T0 in logarithms, so that C^2 may exceed the double range."""
+        n_lo = int(np.searchsorted(ws, -log_k, side="right"))  # k w_j <= 1
+        n_hi = min(d - int(np.searchsorted(ws, log_c2 - log_k, side="left")), d - n_lo)  # k w_j >= C^2
+        log_a0 = float(np.logaddexp(log_sum(pa[n_lo]), log_sum(pa[d] - pa[d - n_hi]) - log_c2))
+        log_t0 = float(np.logaddexp(log_sum(pt[n_lo]), log_sum(pt[d] - pt[d - n_hi]) + log_c2))
+        return n_lo, n_hi, log_a0, log_t0, pb[d - n_hi] - pb[n_lo]
+
+    def excess_nonnegative(log_k: float) -> bool:
         # k^2 A(k) - T(k) = k^2 A0 - T0 along the saturated family: it is nondecreasing in k (its
         # derivative is 2(k A - B) >= 0) and d log Lambda(g(k))/dk has its sign, so the optimum
-        # is its zero crossing
-        _, _, a0, t0, _ = sums(k)
-        return k * k * a0 - t0
+        # is its zero crossing; compared in logarithms so that k may be huge or tiny
+        _, _, log_a0, log_t0, _ = sums(log_k)
+        return log_t0 == -math.inf or 2 * log_k + log_a0 >= log_t0
 
-    nz = ws[ws > 0]
-    breaks = np.sort(np.concatenate([1.0 / nz[::-1], c2 / nz[::-1]]))
+    finite = ws[np.isfinite(ws)]
+    breaks = np.sort(np.concatenate([-finite, log_c2 - finite]))
     # bisect for the first breakpoint where the excess is >= 0; the optimum lies in the
     # interval just below it, where the partition is fixed and k* = sqrt(T0/A0)
     lo_i, hi_i = 0, breaks.size
     while lo_i < hi_i:
         mid = (lo_i + hi_i) // 2
-        if excess(float(breaks[mid])) >= 0:
+        if excess_nonnegative(float(breaks[mid])):
             hi_i = mid
         else:
             lo_i = mid + 1
-    left = float(breaks[lo_i - 1]) if lo_i > 0 else 0.0
-    right = float(breaks[lo_i]) if lo_i < breaks.size else 2 * float(breaks[-1]) + 1
-    n_lo, n_hi, a0, t0, b = sums(0.5 * (left + right) if lo_i < breaks.size else right)
-    k = math.sqrt(t0 / a0)
-    k = min(max(k, left), right)  # the zero of the excess lies in [left, right]
-    value = (b + math.sqrt(a0 * t0)) ** 2
-    g = np.sqrt(np.clip(k * w, 1.0, c2))
-    lo = np.sort(order[:n_lo])
-    hi = np.sort(order[d - n_hi :])
-    return ClippedSolution(float(value), g, lo, hi, unique=True, solver="active-set", diagnostics={"k": k})
-
-
-def solve_unclipped(alpha: Sequence[float], tau: Sequence[float]) -> ClippedSolution:
-    """min over g > 0: g*_j = (alpha_j/tau_j)^{1/4} with min g = 1, value BC^2 (Prop 7 (iii))."""
-    alpha, tau = _check_profiles(np.asarray(alpha), np.asarray(tau), 1.0)
-    if np.any(alpha == 0):
-        # the infimum BC^2 is approached but not attained (gllm.md §4.3 rule 2, E7)
-        raise ValueError("the unclipped optimum is not attained when alpha has zeros; use mode 'clipped'")
-    rho = (alpha / tau) ** 0.25
-    g = rho / rho.min()
-    return ClippedSolution(
-        bhattacharyya(alpha, tau) ** 2,
-        g,
-        np.flatnonzero(g == 1.0),
-        np.array([], dtype=int),
-        unique=False,
-        solver="closed-form",
+    left = float(breaks[lo_i - 1]) if lo_i > 0 else float(breaks[0]) - 1.0
+    right = float(breaks[lo_i]) if lo_i < breaks.size else float(breaks[-1]) + 1.0
+    n_lo, n_hi, log_a0, log_t0, b = sums(0.5 * (left + right))
+    finite_sums = math.isfinite(log_a0) and math.isfinite(log_t0)
+    log_k = 0.5 * (log_t0 - log_a0) if finite_sums else right
+    log_k = min(max(log_k, left), right)  # the zero of the excess lies in [left, right]
+    with np.errstate(invalid="ignore"):
+        log_g = 0.5 * np.clip(log_k + lw, 0.0, log_c2)
+    log_g = np.where(np.isneginf(lw), 0.0, log_g)
+    return _solution(
+        la,
+        lt,
+        log_g,
+        np.sort(order[:n_lo]),
+        np.sort(order[d - n_hi :]),
+        unique=True,
+        solver="active-set",
+        diagnostics={"log_k": log_k, "closed_form": float((b + math.exp(0.5 * (log_a0 + log_t0))) ** 2)},
     )
 
 
-def solve_lbfgsb(alpha: Sequence[float], tau: Sequence[float], clip: float = 2.0, starts: int = 3) -> ClippedSolution:
-    """log Lambda minimised over u = log g^2 in [0, 2 ln C]^d by L-BFGS-B from several starts."""
-    alpha, tau = _check_profiles(np.asarray(alpha), np.asarray(tau), clip)
+def solve_unclipped(
+    alpha: Sequence[float] | None,
+    tau: Sequence[float] | None,
+    *,
+    log_alpha: np.ndarray | None = None,
+    log_tau: np.ndarray | None = None,
+) -> ClippedSolution:
+    """min over g > 0: g*_j = (alpha_j/tau_j)^{1/4} with min g = 1, value BC^2 (Prop 7 (iii)).
+
+    With zeros in alpha (zero policy ``delete``) the infimum BC^2 is approached as g_j -> 0 on the
+    zero coordinates but not attained (gllm.md §4.3 rule 2, E7); tau is not renormalised."""
+    _, _, la, lt = _check_profiles(alpha, tau, 1.0, log_alpha, log_tau)
+    support = np.isfinite(la)
+    lrho = np.where(support, 0.25 * (np.where(support, la, 0.0) - lt), 0.0)
+    log_g = lrho - lrho[support].min()
+    attained = bool(support.all())
+    if not attained:
+        log_g = np.where(support, log_g, -math.inf)
+    sol = _solution(
+        la,
+        lt,
+        log_g,
+        np.flatnonzero(log_g == 0.0),
+        np.array([], dtype=int),
+        unique=False,
+        solver="closed-form",
+        diagnostics={"closed_form": math.exp(2 * log_sum_exp(0.5 * (la[support] + lt[support])))},
+        attained=attained,
+    )
+    return sol
+
+
+def _log_objective(la: np.ndarray, lt: np.ndarray, u: np.ndarray) -> tuple[float, np.ndarray]:
+    """ln Lambda at u = ln g^2 (normalised profiles) and its gradient, without overflow."""
+    xa, xt = la - u, lt + u
+    ma, mt = float(np.max(xa)), float(np.max(xt))
+    ea, et = np.exp(xa - ma), np.exp(xt - mt)
+    sa, st = float(ea.sum()), float(et.sum())
+    return ma + math.log(sa) + mt + math.log(st), et / st - ea / sa
+
+
+def _lbfgsb(objective, x0: np.ndarray, bounds: list, restarts: int = 10, deadline: float = math.inf):
+    """L-BFGS-B, restarted from its own result until a restart makes no progress: along the
+    gauge direction the objective is nearly flat at a face of the box, where one run can stop
+    early (relative reduction below ftol) well before the optimum. Iterations stop at
+    ``deadline`` (time.monotonic()), keeping the best point so far."""
+    options = {"ftol": 1e-15, "gtol": 1e-12, "maxiter": 10_000}
+
+    def stop_at_deadline(intermediate_result) -> None:
+        if time.monotonic() > deadline:
+            raise StopIteration
+
+    def run(x: np.ndarray):
+        return optimize.minimize(
+            objective, x, jac=True, method="L-BFGS-B", bounds=bounds, options=options, callback=stop_at_deadline
+        )
+
+    res = run(x0)
+    for _ in range(restarts):
+        if time.monotonic() > deadline:
+            break
+        again = run(res.x)
+        if not again.fun < res.fun - 1e-13 * max(1.0, abs(res.fun)):
+            res = again if again.fun < res.fun else res
+            break
+        res = again
+    return res
+
+
+def solve_lbfgsb(
+    alpha: Sequence[float] | None,
+    tau: Sequence[float] | None,
+    clip: float = 2.0,
+    starts: int = 3,
+    *,
+    log_alpha: np.ndarray | None = None,
+    log_tau: np.ndarray | None = None,
+    time_limit_s: float = 10.0,
+) -> ClippedSolution:
+    """log Lambda minimised over u = log g^2 in [0, 2 ln C]^d by L-BFGS-B from several starts;
+    no start or restart begins after ``time_limit_s`` (``diagnostics["time_limited"]``)."""
+    _, _, la, lt = _check_profiles(alpha, tau, clip, log_alpha, log_tau)
     upper = 2 * math.log(clip)
-
-    def objective(u):
-        ea, et = alpha * np.exp(-u), tau * np.exp(u)
-        sa, st = ea.sum(), et.sum()
-        return math.log(sa) + math.log(st), et / st - ea / sa
-
     rng = np.random.default_rng(0)
     best = None
+    deadline = time.monotonic() + time_limit_s
     for s in range(starts):
-        u0 = np.full(alpha.size, upper / 2) if s == 0 else rng.uniform(0, upper, alpha.size)
-        res = optimize.minimize(
-            objective,
-            u0,
-            jac=True,
-            method="L-BFGS-B",
-            bounds=[(0, upper)] * alpha.size,
-            options={"ftol": 1e-15, "gtol": 1e-12, "maxiter": 10_000},
-        )
+        if best is not None and time.monotonic() > deadline:
+            break
+        u0 = np.full(la.size, upper / 2) if s == 0 else rng.uniform(0, upper, la.size)
+        res = _lbfgsb(lambda u: _log_objective(la, lt, u), u0, [(0, upper)] * la.size, deadline=deadline)
         if best is None or res.fun < best.fun:
             best = res
     u = best.x - best.x.min()
-    g = np.exp(u / 2)
-    return ClippedSolution(
-        float(math.exp(best.fun)),
-        g,
+    return _solution(
+        la,
+        lt,
+        u / 2,
         np.flatnonzero(u < 1e-9),
         np.flatnonzero(u > upper - 1e-9),
         unique=True,
         solver="L-BFGS-B",
+        diagnostics={"time_limited": time.monotonic() > deadline},
     )
 
 
-def solve_cvxpy(alpha: Sequence[float], tau: Sequence[float], clip: float = 2.0) -> ClippedSolution:
-    """The geometric program min (sum alpha_j / t_j)(sum tau_j t_j) s.t. 1 <= t_j <= C^2 (cvxpy DGP)."""
+def solve_cvxpy(
+    alpha: Sequence[float] | None,
+    tau: Sequence[float] | None,
+    clip: float = 2.0,
+    *,
+    log_alpha: np.ndarray | None = None,
+    log_tau: np.ndarray | None = None,
+) -> ClippedSolution:
+    """The geometric program min (sum alpha_j / t_j)(sum tau_j t_j) s.t. 1 <= t_j <= C^2, solved by
+    cvxpy in its convex form in u = ln t: LSE(ln alpha - u) + LSE(ln tau + u) over 0 <= u <= 2 ln C
+    (exponential cones; vectorised, so cvxpy has nothing to warn about). Zero alpha_j are left out
+    of the first LSE; their u_j stay in the box, so the problem is the same as the exact solver's.
+    Warnings from cvxpy are returned in ``diagnostics["warnings"]``, not printed."""
     import cvxpy as cp
 
-    alpha, tau = _check_profiles(np.asarray(alpha), np.asarray(tau), clip)
-    t = cp.Variable(alpha.size, pos=True)
-    objective = cp.sum(cp.multiply(alpha, t**-1)) * cp.sum(cp.multiply(tau, t))
-    problem = cp.Problem(cp.Minimize(objective), [t >= 1, t <= clip**2])
-    problem.solve(gp=True, solver=cp.CLARABEL)
-    g = np.sqrt(np.asarray(t.value, dtype=float))
-    g = g / g.min() if g.min() > 1 else g
-    return ClippedSolution(
-        float(problem.value),
-        g,
+    _, _, la, lt = _check_profiles(alpha, tau, clip, log_alpha, log_tau)
+    u = cp.Variable(la.size)
+    on = np.flatnonzero(np.isfinite(la))
+    objective = cp.log_sum_exp(la[on] - u[on]) + cp.log_sum_exp(lt + u)
+    problem = cp.Problem(cp.Minimize(objective), [u >= 0, u <= 2 * math.log(clip)])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        problem.solve(solver=cp.CLARABEL)
+    if u.value is None:
+        raise ValueError(f"cvxpy returned no solution (status {problem.status})")
+    log_g = 0.5 * np.clip(np.asarray(u.value, dtype=float), 0.0, 2 * math.log(clip))
+    log_g = log_g - log_g.min()
+    return _solution(
+        la,
+        lt,
+        log_g,
         np.array([], dtype=int),
         np.array([], dtype=int),
         unique=True,
         solver="cvxpy-gp",
-        diagnostics={"status": problem.status},
+        diagnostics={"status": problem.status, "warnings": [" ".join(str(w.message).split()) for w in caught]},
     )
 
 
-def solve_regularized(alpha: np.ndarray, tau: np.ndarray, nu: float, log_lam: float, clip: float | None) -> ClippedSolution:
+def solve_regularized(
+    alpha: np.ndarray | None,
+    tau: np.ndarray | None,
+    nu: float,
+    log_lam: float,
+    clip: float | None,
+    *,
+    log_alpha: np.ndarray | None = None,
+    log_tau: np.ndarray | None = None,
+) -> ClippedSolution:
     """Cor 4: min LSE(log alpha - u) + LSE(log tau + u) + nu/(4 log^2 lam) |u|^2 over u >= 0
-    (u <= 2 ln C when clipped). Convex in u; a geometric program only when nu = 0 (gllm.md E2)."""
-    weight = nu / (4 * log_lam**2)
+    (u <= 2 ln C when clipped). Convex in u; a geometric program only when nu = 0 (gllm.md E2).
 
-    def objective(u):
-        ea, et = alpha * np.exp(-u), tau * np.exp(u)
-        sa, st = ea.sum(), et.sum()
-        return math.log(sa) + math.log(st) + weight * float(u @ u), et / st - ea / sa + 2 * weight * u
+    Solved in v = s u with s = max(1, sqrt(nu) / (2 log lam)), so the penalty weight stays 1 and
+    nothing overflows even for nu_mag near the double maximum."""
+    _, _, la, lt = _check_profiles(alpha, tau, 1.0 if clip is None else clip, log_alpha, log_tau)
+    root = math.sqrt(nu) / (2 * log_lam)  # sqrt of the penalty weight
+    s = max(1.0, root)
+    weight = (root / s) ** 2
 
-    upper = 2 * math.log(clip) if clip is not None else None
-    res = optimize.minimize(
-        objective,
-        np.zeros(alpha.size),
-        jac=True,
-        method="L-BFGS-B",
-        bounds=[(0, upper)] * alpha.size,
-        options={"ftol": 1e-15, "gtol": 1e-12},
-    )
-    g = np.exp(res.x / 2)
-    return ClippedSolution(
-        gain(alpha, tau, g),
-        g,
-        np.flatnonzero(res.x < 1e-9),
+    def objective(v):
+        value, grad = _log_objective(la, lt, v / s)
+        return value + weight * float(v @ v), grad / s + 2 * weight * v
+
+    upper = 2 * math.log(clip) * s if clip is not None else None
+    res = _lbfgsb(objective, np.zeros(la.size), [(0, upper)] * la.size)
+    u = res.x / s
+    return _solution(
+        la,
+        lt,
+        u / 2,
+        np.flatnonzero(u < 1e-9),
         np.array([], dtype=int),
         unique=True,
         solver="L-BFGS-B (Cor 4)",
@@ -251,23 +417,33 @@ class KKTResiduals:
         return max(self.stationarity, self.lower_sign, self.upper_sign)
 
 
-def kkt_residuals(alpha, tau, solution: ClippedSolution, clip: float, digits: int = 50) -> KKTResiduals:
+def kkt_residuals(
+    alpha,
+    tau,
+    solution: ClippedSolution,
+    clip: float,
+    digits: int = 50,
+    *,
+    log_alpha: np.ndarray | None = None,
+    log_tau: np.ndarray | None = None,
+) -> KKTResiduals:
+    _, _, la, lt = _check_profiles(alpha, tau, clip, log_alpha, log_tau)
     with mpmath.workdps(digits):
-        a = [mpmath.mpf(float(x)) for x in alpha]
-        t = [mpmath.mpf(float(x)) for x in tau]
+        a = [mpmath.exp(mpmath.mpf(float(x))) if math.isfinite(x) else mpmath.mpf(0) for x in la]
+        t = [mpmath.exp(mpmath.mpf(float(x))) for x in lt]
         sa, st = mpmath.fsum(a), mpmath.fsum(t)
         a, t = [x / sa for x in a], [x / st for x in t]
-        g2 = [mpmath.mpf(float(x)) ** 2 for x in solution.g]
+        g2 = [mpmath.exp(2 * mpmath.mpf(float(x))) for x in solution.log_grading]
         big = mpmath.mpf(clip) ** 2
         # snap the saturated coordinates exactly onto the faces, the interior onto k w_j
         lo, hi = set(solution.lo.tolist()), set(solution.hi.tolist())
-        if solution.unique and "k" in solution.diagnostics:
-            k = mpmath.mpf(solution.diagnostics["k"])
+        if solution.unique:
             a0 = mpmath.fsum(a[j] for j in lo) + mpmath.fsum(a[j] for j in hi) / big
             t0 = mpmath.fsum(t[j] for j in lo) + big * mpmath.fsum(t[j] for j in hi)
-            k = mpmath.sqrt(t0 / a0) if a0 > 0 else k
-            g2 = [mpmath.mpf(1) if j in lo else big if j in hi else k * mpmath.sqrt(a[j] / t[j]) for j in range(len(a))]
-        elif not solution.unique:
+            if a0 > 0 and t0 > 0:
+                k = mpmath.sqrt(t0 / a0)
+                g2 = [mpmath.mpf(1) if j in lo else big if j in hi else k * mpmath.sqrt(a[j] / t[j]) for j in range(len(a))]
+        else:
             # the segment case: g_j^2 = w_j / min w, w_j = sqrt(alpha_j / tau_j)
             w = [mpmath.sqrt(a[j] / t[j]) for j in range(len(a))]
             g2 = [x / min(w) for x in w]
@@ -284,27 +460,41 @@ def kkt_residuals(alpha, tau, solution: ClippedSolution, clip: float, digits: in
         )
 
 
-def epsilon_max(alpha: np.ndarray, tau: np.ndarray, v: np.ndarray, lam: float) -> float:
+def epsilon_max(alpha: np.ndarray, tau: np.ndarray, v: np.ndarray, lam: float, *, log_lam: float | None = None) -> float:
     """sup{eps > 0 : Lambda(eps v) < 1} along direction v (grades), finite when v is not constant;
-    0 when <v, alpha - tau> <= 0 (the ray does not enter Q+). Prop 8 (iv)."""
-    v = np.asarray(v, dtype=float)
-    if np.dot(v, alpha - tau) <= 0:
-        return 0.0
-    if np.ptp(v) == 0:
-        return math.inf
+    0 when <v, alpha - tau> <= 0 (the ray does not enter Q+). Prop 8 (iv).
 
-    def log_gain(eps: float) -> float:
-        u = 2 * eps * math.log(lam) * v
-        return float(np.log(np.dot(alpha, np.exp(-u))) + np.log(np.dot(tau, np.exp(u))))
+    Solved for s = 2 eps ln(lam) max|v| along the unit direction v / max|v|, in the log domain, so
+    huge or tiny grades and bases lam near 1 neither overflow nor stop the search early. The
+    result may be inf when it exceeds the double range (then ``ValueError``)."""
+    v = np.asarray(v, dtype=float)
+    alpha, tau = np.asarray(alpha, dtype=float), np.asarray(tau, dtype=float)
+    log_lam = math.log(lam) if log_lam is None else log_lam
+    scale = float(np.max(np.abs(v)))
+    if scale == 0 or not math.isfinite(scale):
+        return 0.0 if scale == 0 else math.nan
+    unit = v / scale
+    if np.dot(unit, alpha - tau) <= 0:
+        return 0.0
+    if np.ptp(unit) == 0:
+        return math.inf
+    la, lt = log_profiles(alpha, tau)
+
+    def f(s: float) -> float:
+        return log_gain(la, lt, 0.5 * s * unit)
 
     hi = 1.0
-    while log_gain(hi) < 0:
+    while f(hi) < 0:
         hi *= 2
-        if hi > 1e12:
+        if hi > 1e300:
             return math.inf
-    lo = hi / 2 if log_gain(hi / 2) < 0 else 0.0
-    if lo == 0.0:
-        lo = hi
-        while lo > 1e-300 and log_gain(lo) >= 0:
-            lo /= 2
-    return float(optimize.brentq(log_gain, lo, hi, xtol=1e-14, rtol=1e-14))
+    lo = hi / 2
+    while f(lo) >= 0:
+        lo /= 2
+        if lo < 1e-300:
+            return 0.0  # the admissible part of the ray is below double resolution
+    s_max = float(optimize.brentq(f, lo, hi, xtol=1e-300, rtol=1e-14))
+    eps = s_max / (2 * log_lam) / scale
+    if not math.isfinite(eps):
+        raise ValueError("eps_max exceeds the double range")
+    return eps

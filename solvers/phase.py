@@ -4,16 +4,18 @@ sweeps over (d_k, T, seed) and the summary statistics (psa.md §3.4)."""
 from __future__ import annotations
 
 import math
+import threading
 import warnings
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from scipy import stats
 
 from attncert.solvers.backend import Backend
-from attncert.solvers.score_model import ScoreModel, chance, softmax_mass_mc
+from attncert.solvers.score_model import ScoreModel, chance, chunk_count, replicate_bytes, softmax_mass_mc
 from attncert.solvers.score_quadrature import softmax_mass_quadrature
+from attncert.solvers.score_quadrature import work_and_memory as quadrature_work_and_memory
 
 #: condensation constant c-hat of the fig7 grid at sigma_t = 2 (psa.md §3.4 reference value, [D])
 C_HAT_REFERENCE = 0.7242
@@ -131,7 +133,10 @@ def _gamma_c_table(protocol: Protocol, curves: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class _Replicate:
-    """One Monte Carlo replicate as a picklable task (for process or cluster executors)."""
+    """One Monte Carlo replicate as a picklable task (for process or cluster executors).
+
+    ``on_chunk`` (local threads only; None for a cluster, where it could not be pickled) is
+    called after every gamma of every chunk of trials: progress, and cancellation by raising."""
 
     backend: str
     model: ScoreModel
@@ -139,13 +144,57 @@ class _Replicate:
     Ts: tuple[int, ...]
     gammas: tuple[float, ...]
     trials: int
+    on_chunk: Callable[[], None] | None = field(default=None, compare=False)
 
     def __call__(self, seed: int) -> np.ndarray:
         from attncert.solvers.backend import get_backend
 
         return softmax_mass_mc(
-            get_backend(self.backend), self.model, d_ks=self.d_ks, Ts=self.Ts, gammas=self.gammas, trials=self.trials, seed=seed
+            get_backend(self.backend),
+            self.model,
+            d_ks=self.d_ks,
+            Ts=self.Ts,
+            gammas=self.gammas,
+            trials=self.trials,
+            seed=seed,
+            on_chunk=self.on_chunk,
         )
+
+
+class Cancelled(Exception):
+    """Raised inside a replicate when the sweep was cancelled (Ctrl-C)."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Work and peak memory of a sweep, known before it starts (issue 12).
+
+    ``work``: elementary evaluations (Monte Carlo: one per trial, gamma and distractor or target
+    point; quadrature: one per table entry and convolution term); ``replicate_bytes``: the
+    working memory of one replicate (Monte Carlo) or of the quadrature; ``fixed_bytes``: the
+    result arrays."""
+
+    work: float
+    replicate_bytes: int
+    fixed_bytes: int
+
+    def peak_bytes(self, workers: int) -> int:
+        return workers * self.replicate_bytes + self.fixed_bytes
+
+
+def estimate(protocol: Protocol, model: ScoreModel, engine: str) -> Estimate:
+    """The work and memory of ``run_sweep(protocol, model, engine=engine)`` before running it."""
+    points = len(protocol.d_ks) * len(protocol.Ts) * len(protocol.gammas)
+    if engine == "quad":
+        work, memory = quadrature_work_and_memory(model, protocol.d_ks, protocol.Ts, protocol.gammas)
+        return Estimate(work, memory, 8 * 3 * points)
+    width = max(protocol.Ts) - 1
+    per_trial = len(protocol.gammas) * (8 * width + len(protocol.d_ks) * len(protocol.Ts) * 3)
+    return Estimate(
+        float(protocol.seeds) * protocol.trials * per_trial,
+        replicate_bytes(protocol.trials, protocol.Ts) + 8 * points,
+        8 * 2 * protocol.seeds * points,
+    )
 
 
 def run_sweep(
@@ -161,13 +210,21 @@ def run_sweep(
     """Run ``protocol`` with the Monte Carlo (``mc``) or quadrature (``quad``) engine.
 
     Monte Carlo replicates are tasks of ``executor`` (default: local threads; numpy releases the
-    GIL in its kernels); ``progress(done, total)`` is called as replicates finish.
+    GIL in its kernels). ``progress(done, total)`` is called as work finishes: per gamma and
+    chunk of trials on local threads, per replicate on a cluster, per gamma (two passes) for quadrature.
+    An exception raised by ``progress`` (e.g. KeyboardInterrupt) stops the local threads at their
+    next chunk and propagates.
     """
     if engine == "quad":
-        result = softmax_mass_quadrature(model, d_ks=protocol.d_ks, Ts=protocol.Ts, gammas=protocol.gammas)
+        total, done = 2 * len(protocol.gammas), [0]
+
+        def on_gamma() -> None:
+            done[0] += 1
+            if progress:
+                progress(done[0], total)
+
+        result = softmax_mass_quadrature(model, d_ks=protocol.d_ks, Ts=protocol.Ts, gammas=protocol.gammas, on_gamma=on_gamma)
         curves = result.values[None]
-        if progress:
-            progress(1, 1)
         return Sweep(protocol, "quad", curves, _gamma_c_table(protocol, curves), result.error_estimate)
     if engine != "mc":
         raise ValueError(f"engine must be 'mc' or 'quad', not {engine!r}")
@@ -177,7 +234,22 @@ def run_sweep(
     if executor is None:
         executor = LocalExecutor(1 if backend.name != "numpy" else None)
     task = _Replicate(backend.name, model, protocol.d_ks, protocol.Ts, protocol.gammas, protocol.trials)
-    results = executor.map(task, seeds, on_done=(lambda done: progress(done, len(seeds))) if progress else None)
+    if isinstance(executor, LocalExecutor):
+        stop, lock = threading.Event(), threading.Lock()
+        total, done = len(seeds) * chunk_count(protocol.trials) * len(protocol.gammas), [0]
+
+        def on_chunk() -> None:
+            if stop.is_set():
+                raise Cancelled
+            with lock:
+                done[0] += 1
+                count = done[0]
+            if progress:
+                progress(count, total)
+
+        results = executor.map(replace(task, on_chunk=on_chunk), seeds, on_abort=stop.set)
+    else:
+        results = executor.map(task, seeds, on_done=(lambda done: progress(done, len(seeds))) if progress else None)
     curves = np.stack(results)
     return Sweep(protocol, "mc", curves, _gamma_c_table(protocol, curves), meta={"seeds": seeds})
 

@@ -20,7 +20,7 @@ numbers and the same seed gives bit-identical results on the same backend.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -135,10 +135,13 @@ def softmax_mass_mc(
     gammas: Sequence[float],
     trials: int,
     seed: int,
+    on_chunk: Callable[[], None] | None = None,
 ) -> np.ndarray:
     """Monte Carlo A(gamma) for one seed, shape (len(d_ks), len(Ts), len(gammas)).
 
-    Trials are processed in chunks of CHUNK_TRIALS; partial sums are added in a fixed order.
+    Trials are processed in chunks of CHUNK_TRIALS; partial sums are added in a fixed order, so
+    peak memory is a few chunks of draws whatever the trial count (see ``replicate_bytes``).
+    ``on_chunk()`` is called after each gamma of each chunk (progress; it may raise to cancel).
     """
     if trials < 1:
         raise ValueError(f"trials must be >= 1, not {trials}")
@@ -147,18 +150,36 @@ def softmax_mass_mc(
     ms = sorted({T - 2 for T in Ts})
     width = 1 + max(ms)
     sums = np.zeros((len(d_ks), len(Ts), len(gammas)))
-    with np.errstate(over="ignore"):  # q * factor overflows to inf exactly where the mass is 0
-        _accumulate(backend, model, sums, d_ks=d_ks, Ts=Ts, ms=ms, gammas=gammas, trials=trials, seed=seed, width=width)
+    # q * factor overflows to inf exactly where the mass is 0; log(0) of an underflowed prefix sum
+    # is replaced by its exact recomputation (nested_logsumexp)
+    with np.errstate(over="ignore", divide="ignore"):
+        _accumulate(
+            backend, model, sums, d_ks=d_ks, Ts=Ts, ms=ms, gammas=gammas, trials=trials, seed=seed, width=width, on_chunk=on_chunk
+        )
     return sums / trials
 
 
-def _accumulate(backend, model, sums, *, d_ks, Ts, ms, gammas, trials, seed, width) -> None:
+def replicate_bytes(trials: int, Ts: Sequence[int]) -> int:
+    """Peak working memory of one Monte Carlo replicate: the chunk's draws, their transposed copy,
+    the scaled distractor scores and their exponentials (chunk x (T_max - 1) doubles each), plus
+    a few per-trial vectors."""
+    chunk = min(trials, CHUNK_TRIALS)
+    return 8 * chunk * (4 * (max(Ts) - 1) + 16)
+
+
+def chunk_count(trials: int) -> int:
+    return -(-trials // CHUNK_TRIALS)
+
+
+def _accumulate(backend, model, sums, *, d_ks, Ts, ms, gammas, trials, seed, width, on_chunk=None) -> None:
     """Add the target masses of every (d_k, T, gamma) over all chunks into ``sums``."""
     xp = backend.xp
     for chunk, n in _chunks(trials):
         z = backend.asarray(np.ascontiguousarray(_draws(seed, chunk, n, width).T))
         z0, zd = z[0], z[1:]
         for g_i, gamma in enumerate(gammas):
+            if on_chunk is not None:
+                on_chunk()
             sd = model.distractor_sd(gamma)
             if sd == 0.0:  # gamma = 0: every score is 0, A = 1/(T - 1) exactly
                 sums[:, :, g_i] += n * np.array([chance(T) for T in Ts])[None, :]

@@ -18,7 +18,7 @@ phi = 1 for y < -9s - 45, phi = 0 for y > 9s + 5, and the t-window is y + a in [
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -92,7 +92,23 @@ def _conditional_masses(a: np.ndarray, ms: Sequence[int], y0: float, h: float, p
     return out
 
 
-def _observable(model: ScoreModel, d_ks, Ts, gammas, h: float) -> np.ndarray:
+def work_and_memory(
+    model: ScoreModel, d_ks: Sequence[int], Ts: Sequence[int], gammas: Sequence[float], spacing: float = 0.1
+) -> tuple[float, int]:
+    """(operations, peak bytes) of ``softmax_mass_quadrature``: the phi table spans
+    18 s + 50 in y and its convolution kernel 18 s, s the distractor s.d. at the largest gamma;
+    each (gamma, d_k) then costs a Z_0-nodes x t-window table per distractor count."""
+    s = max(model.distractor_sd(g) for g in gammas)
+    n_y = (18 * s + 50) / spacing
+    kernel = 18 * s / spacing
+    rho = (_RHO_HI - _V_LO) / spacing
+    nodes, window = 2 * _Z0_MAX / spacing + 1, (_V_HI - _W_LO) / spacing + 1
+    per_gamma = rho * (kernel + 1) + n_y + len(d_ks) * nodes * window * (4 + len(set(Ts)))
+    memory = 8 * (4 * n_y + 2 * kernel + 6 * nodes * window)
+    return 1.5 * len(gammas) * per_gamma, int(1.5 * memory)
+
+
+def _observable(model: ScoreModel, d_ks, Ts, gammas, h: float, on_gamma=None) -> np.ndarray:
     out = np.zeros((len(d_ks), len(Ts), len(gammas)))
     z0 = np.arange(-_Z0_MAX, _Z0_MAX + h / 2, h)  # Z_0 nodes; the mass beyond 8 s.d. is 1e-15
     w0 = _normal_pdf(z0) * h
@@ -109,6 +125,8 @@ def _observable(model: ScoreModel, d_ks, Ts, gammas, h: float) -> np.ndarray:
             masses = _conditional_masses(model.target_mean(gamma, d_k) + tau * nodes, ms, y0, h, phi)
             for t_i, T in enumerate(Ts):
                 out[d_i, t_i, g_i] = weights @ masses[T - 2]
+        if on_gamma is not None:
+            on_gamma()
     return out
 
 
@@ -119,12 +137,14 @@ def softmax_mass_quadrature(
     Ts: Sequence[int],
     gammas: Sequence[float],
     spacing: float = 0.1,
+    on_gamma: Callable[[], None] | None = None,
 ) -> QuadratureResult:
-    """A(gamma) by quadrature with grid ``spacing``; the error estimate is |A(h) - A(2h)|."""
+    """A(gamma) by quadrature with grid ``spacing``; the error estimate is |A(h) - A(2h)|.
+    ``on_gamma()`` is called after each gamma of each of the two passes (progress)."""
     if min(Ts) < 3:
         raise ValueError(f"T must be >= 3 (one target and at least one distractor), not {min(Ts)}")
-    fine = _observable(model, d_ks, Ts, gammas, spacing)
-    coarse = _observable(model, d_ks, Ts, gammas, 2 * spacing)
+    fine = _observable(model, d_ks, Ts, gammas, spacing, on_gamma)
+    coarse = _observable(model, d_ks, Ts, gammas, 2 * spacing, on_gamma)
     return QuadratureResult(values=fine, error_estimate=np.abs(fine - coarse))
 
 

@@ -2,17 +2,24 @@
 
 Every task carries its own seed (derived from the base seed and the task index, never from the
 worker), so the local and the distributed runs give identical numbers.
+
+Trust: ``--executor dask`` sends the tasks (pickled Python callables) to the scheduler at the
+given address and takes back whatever its workers return. The scheduler and its workers run
+arbitrary code on your behalf and their results are trusted: use only a cluster you control.
 """
 
 from __future__ import annotations
 
 import os
+import socket
+import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 EXECUTORS = ("local", "dask")
+CONNECT_TIMEOUT_S = 3
 
 
 class ExecutorUnavailable(ValueError):
@@ -26,14 +33,30 @@ class LocalExecutor:
 
     workers: int | None = None
 
-    def map(self, fn: Callable[[Any], Any], items: Sequence[Any], on_done: Callable[[int], None] | None = None) -> list:
+    def map(
+        self,
+        fn: Callable[[Any], Any],
+        items: Sequence[Any],
+        on_done: Callable[[int], None] | None = None,
+        on_abort: Callable[[], None] | None = None,
+    ) -> list:
+        """``fn`` over ``items`` in order. On any exception in the caller's thread (a task's
+        error, KeyboardInterrupt) ``on_abort()`` is called, so that running tasks can stop at
+        their next check, queued tasks are cancelled, and the exception propagates."""
         workers = self.workers or min(len(items), os.cpu_count() or 1)
         out = []
-        with ThreadPoolExecutor(max_workers=max(workers, 1)) as pool:
+        pool = ThreadPoolExecutor(max_workers=max(workers, 1))
+        try:
             for i, value in enumerate(pool.map(fn, items)):
                 out.append(value)
                 if on_done:
                     on_done(i + 1)
+        except BaseException:
+            if on_abort:
+                on_abort()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
         return out
 
 
@@ -43,10 +66,42 @@ class DaskExecutor:
 
     address: str
 
-    def map(self, fn: Callable[[Any], Any], items: Sequence[Any], on_done: Callable[[int], None] | None = None) -> list:
+    def check(self) -> None:
+        """Fail before any work, within about CONNECT_TIMEOUT_S, when no scheduler answers:
+        a plain TCP connection first (a refused or unroutable address fails fast), then a
+        dask handshake."""
+        host, port = _host_port(self.address)
+        try:
+            with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S) as sock:
+                if self.address.startswith("tcp://"):
+                    # a dask scheduler greets every connection with a handshake frame whose
+                    # first 8 bytes are its length: a silent or foreign peer fails here, fast
+                    sock.settimeout(CONNECT_TIMEOUT_S)
+                    head = sock.recv(8)
+                    if len(head) < 8 or not 0 < int.from_bytes(head, "little") < 2**20:
+                        raise ExecutorUnavailable(f"--scheduler {self.address}: the peer is not a dask scheduler")
+        except TimeoutError:
+            raise ExecutorUnavailable(
+                f"--scheduler {self.address}: no dask scheduler answered within {CONNECT_TIMEOUT_S} s"
+            ) from None
+        except (OSError, ValueError) as exc:
+            raise ExecutorUnavailable(f"--scheduler {self.address}: cannot connect ({_reason(exc)})") from None
+        with self._client():
+            pass
+
+    def _client(self):
         from dask.distributed import Client
 
-        with Client(self.address, set_as_default=False) as client:
+        try:
+            return Client(self.address, set_as_default=False, timeout=f"{CONNECT_TIMEOUT_S}s")
+        except Exception as exc:  # dask raises many kinds here, even MemoryError on a non-dask peer
+            _silence_failed_client()
+            raise ExecutorUnavailable(
+                f"--scheduler {self.address}: no dask scheduler answered within {CONNECT_TIMEOUT_S} s ({_reason(exc)})"
+            ) from None
+
+    def map(self, fn: Callable[[Any], Any], items: Sequence[Any], on_done: Callable[[int], None] | None = None) -> list:
+        with self._client() as client:
             futures = client.map(fn, list(items), pure=False)
             out = []
             for done, future in enumerate(futures, start=1):  # in task order, so progress is monotone
@@ -54,6 +109,34 @@ class DaskExecutor:
                 if on_done:
                     on_done(done)
             return out
+
+
+def _reason(exc: BaseException) -> str:
+    return getattr(exc, "strerror", None) or type(exc).__name__
+
+
+def _host_port(address: str) -> tuple[str, int]:
+    """(host, port) of a dask address ``tcp://HOST:PORT`` (or ``HOST:PORT``)."""
+    rest = address.split("://", 1)[1] if "://" in address else address
+    if not address.startswith(("tcp://", "tls://")) and "://" in address:
+        raise ExecutorUnavailable(f"--scheduler {address}: only tcp:// and tls:// addresses are supported")
+    host, sep, port = rest.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ExecutorUnavailable(f"--scheduler {address}: expected tcp://HOST:PORT")
+    return host, int(port)
+
+
+def _silence_failed_client() -> None:
+    """A Client whose start failed complains again when it is garbage-collected; that message is
+    not the user's concern (they already have the one-line error), so it is dropped."""
+    previous = sys.unraisablehook
+
+    def hook(info) -> None:
+        if "Client.__del__" not in repr(info.object):
+            previous(info)
+
+    sys.unraisablehook = hook
 
 
 def get_executor(name: str = "local", scheduler: str | None = None, workers: int | None = None):
@@ -67,4 +150,6 @@ def get_executor(name: str = "local", scheduler: str | None = None, workers: int
         raise ExecutorUnavailable("executor 'dask' needs dask.distributed: pip install 'attncert[distributed]'")
     if not scheduler:
         raise ExecutorUnavailable("executor 'dask' needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
-    return DaskExecutor(scheduler)
+    executor = DaskExecutor(scheduler)
+    executor.check()
+    return executor

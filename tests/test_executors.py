@@ -27,3 +27,25 @@ def test_executor_errors_are_usage_errors(capsys):
     assert main(["phase", "--executor", "dask"]) == 2
     err = capsys.readouterr().err
     assert ("needs --scheduler" in err) or ("needs dask.distributed" in err)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="dask.distributed is not installed")
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:1", "silent", "not-an-address", "tcp://localhost:99999"])
+def test_unreachable_scheduler_is_one_line_within_10_s(address, capsys):
+    """issue 9 §5: no scheduler (or a peer that is not one) gives one line and exit 2, fast."""
+    import socket
+    import time
+
+    listener = None
+    if address == "silent":  # accepts the connection but never speaks, like a firewall or a foreign service
+        listener = socket.create_server(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    start = time.monotonic()
+    try:
+        assert main(["phase", "--executor", "dask", "--scheduler", address, "--trials", "10", "--seeds", "1"]) == 2
+    finally:
+        if listener is not None:
+            listener.close()
+    assert time.monotonic() - start < 10
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--scheduler" in err and "Traceback" not in err

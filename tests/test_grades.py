@@ -12,7 +12,7 @@ from attncert.certificates.frontends.grades_report import grade_report
 from attncert.certificates.frontends.profiles import ProfileError, load_profiles
 from attncert.solvers import grades as gs
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "profiles"
+EXAMPLES = Path(__file__).resolve().parents[1] / "certificates" / "examples" / "profiles"
 
 # gllm.md §3.3: (nu, mu) -> (Lambda*, Lambda*_C, gain, g*_C); tolerance 1e-6 on Lambda and 1e-4 on g (§3.5)
 TABLE3 = {
@@ -110,21 +110,36 @@ def test_csv_coordinate_profile_matches_the_json_one():
     assert a == pytest.approx(b, rel=1e-9)
 
 
+def _write_profile(tmp_path, alpha, tau, selection, name="p.json"):
+    levels = [{"index": i, "name": f"l{i}", "dim": 1} for i in range(len(alpha))]
+    doc = {
+        "format": "gllm-profiles",
+        "version": 1,
+        "basis": {"levels": levels},
+        "target": {"granularity": "level", "kind": "energies", "values": list(alpha)},
+        "data": {"granularity": "level", "kind": "variances", "values": list(tau)},
+        "selection": selection,
+    }
+    path = tmp_path / name
+    path.write_text(json.dumps(doc))
+    return path
+
+
 def test_zero_policies(tmp_path):
-    doc = json.loads((EXAMPLES / "bad" / "zero_target.json").read_text())
-    doc["target"]["values"] = [0.6, 0.0, 0.4]
-    doc["data"]["values"] = [0.3, 0.3, 0.4]
-    doc["basis"]["levels"].append({"index": 2, "name": "c", "dim": 1})
-    for policy, expected in (("keep_clipped", 3), ("delete", 2)):
-        doc["selection"] = {"zero_policy": policy, "mode": "clipped"}
-        path = tmp_path / f"{policy}.json"
-        path.write_text(json.dumps(doc))
-        p = load_profiles(path)
-        assert p.alpha.size == expected
-        rep = grade_report(p)
-        assert 0 < rep.optimum.value < 1
-    # deletion keeps tau unnormalised (gllm.md E7): the optimum scales by the kept tau mass
-    assert p.tau.sum() == pytest.approx(0.7)
+    # issue 12: alpha = (0, .5, .5), tau = (.5, .3, .2), C = 2: the minimum over [1, 2]^3 is 0.625
+    alpha, tau = (0.0, 0.5, 0.5), (0.5, 0.3, 0.2)
+    for policy in ("keep_clipped", "delete"):
+        rep = grade_report(load_profiles(_write_profile(tmp_path, alpha, tau, {"zero_policy": policy, "C": 2})))
+        assert rep.optimum.value == pytest.approx(0.625, rel=1e-12)
+        assert rep.optimum.attained and gs.gain(rep.profiles.alpha, rep.profiles.tau, rep.optimum.g) == pytest.approx(0.625)
+        assert np.all(rep.optimum.g >= 1) and np.all(rep.optimum.g <= 2 + 1e-12)
+    # unclipped deletion: the infimum keeps tau unnormalised (gllm.md E7) and is not attained
+    path = _write_profile(tmp_path, alpha, tau, {"zero_policy": "delete", "mode": "unclipped"})
+    rep = grade_report(load_profiles(path))
+    assert rep.optimum.value == pytest.approx((np.sqrt(0.5 * 0.3) + np.sqrt(0.5 * 0.2)) ** 2, rel=1e-12)
+    assert not rep.optimum.attained and rep.optimum.g[0] == 0
+    with pytest.raises(ProfileError, match="keep_clipped"):
+        load_profiles(_write_profile(tmp_path, alpha, tau, {"zero_policy": "keep_clipped", "mode": "unclipped"}))
 
 
 @pytest.mark.parametrize("bad", sorted((EXAMPLES / "bad").iterdir()), ids=lambda p: p.name)
@@ -172,7 +187,7 @@ def test_grades_cli_overrides_and_table3(capsys):
         (["grades"], "give a profile file"),
         (["grades", "nope.json"], "file not found"),
         (["grades", "--table3", "x.json"], "takes no profile"),
-        (["grades", str(EXAMPLES / "table3_nu05_mu02.json"), "--C", "0.5"], "selection.C"),
+        (["grades", str(EXAMPLES / "table3_nu05_mu02.json"), "--C", "0.5"], "--C must be >= 1"),
         (["grades", str(EXAMPLES / "table3_nu05_mu02.json"), "--mode", "best"], "invalid choice"),
     ],
 )

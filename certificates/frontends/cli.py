@@ -136,13 +136,20 @@ def _report_parser(sub: argparse._SubParsersAction) -> None:
 def _grades_parser(sub: argparse._SubParsersAction) -> None:
     grades = sub.add_parser("grades", help="solve GLLM grade selection from a profile file and certify gradings")
     grades.add_argument("profile", nargs="?", type=Path, help="profile file (.json, .toml or .csv)")
+    grades.add_argument("--example", metavar="NAME", help="use a profile shipped with attncert (see --list-examples)")
+    grades.add_argument("--list-examples", action="store_true", help="list the shipped example profiles and exit")
     grades.add_argument("--C", dest="clip", type=float, help="clip C >= 1 (overrides the file; default 2)")
     grades.add_argument("--mode", choices=MODES, help="selection mode (overrides the file; default clipped)")
-    grades.add_argument("--d-k", dest="grades_d_k", type=float, help="lambda = e^{1/d_k} (overrides the file)")
+    grades.add_argument("--d-k", dest="grades_d_k", type=float, help="lambda = e^{1/d_k} (overrides the file's d_k)")
     grades.add_argument("--nu-mag", type=float, help="Cor 4 regulariser (modes regularized*)")
     grades.add_argument("--json", dest="grades_json", type=writable, metavar="PATH", help="write the report as JSON")
     grades.add_argument("--cross-check", action="store_true", help="also solve with L-BFGS-B and cvxpy and compare")
     grades.add_argument("--table3", action="store_true", help="regenerate GLLM Table 3 (L = 4, C = 2)")
+    grades.add_argument(
+        "--allow-outside",
+        action="store_true",
+        help="let the profile name files outside its own folder (values_file, q_file, bootstrap files)",
+    )
 
 
 def _phase_parser(sub: argparse._SubParsersAction) -> None:
@@ -150,22 +157,28 @@ def _phase_parser(sub: argparse._SubParsersAction) -> None:
     phase.add_argument("--protocol", choices=PROTOCOLS, default="fig7")
     phase.add_argument("--engine", choices=["mc", "quad"], default="mc", help="Monte Carlo or quadrature")
     phase.add_argument("--backend", choices=[*BACKENDS, "auto"], default="numpy", help="array backend for mc")
-    phase.add_argument("--seed", type=int, default=0, help="base seed; replicate seeds are derived from it")
+    phase.add_argument("--seed", type=int, default=0, help="base seed >= 0; replicate seeds are derived from it")
     phase.add_argument("--out", type=Path, help="write CSV, Markdown and JSON (and PNG with --plot) here")
     phase.add_argument("--plot", action="store_true", help="also write the Fig. 7 / Fig. 8 panels (needs matplotlib)")
-    phase.add_argument("--d-k", dest="d_ks", type=_int_list, help="custom: d_k values, e.g. 4,8,16")
-    phase.add_argument("--T", dest="Ts", type=_int_list, help="custom: T values, e.g. 10,15,25")
-    phase.add_argument("--gamma-max", type=float, help="top of the gamma grid (default 8)")
-    phase.add_argument("--gamma-points", type=int, help="points of the gamma grid (default 61)")
-    phase.add_argument("--seeds", type=int, help="replicates (default 5)")
-    phase.add_argument("--trials", type=int, help="trials per replicate (default 60000)")
-    phase.add_argument("--sigma-t", type=float, default=SIGMA_T_DEFAULT, help="target noise sigma_t [R?] (default 2)")
+    phase.add_argument("--d-k", dest="d_ks", type=_int_list, help="custom: d_k values in [1, 10^6], e.g. 4,8,16")
+    phase.add_argument("--T", dest="Ts", type=_int_list, help="custom: T values in [3, 10^6], e.g. 10,15,25")
+    phase.add_argument("--gamma-max", type=float, help="top of the gamma grid, in (0, 10^4] (default 8)")
+    phase.add_argument("--gamma-points", type=int, help="points of the gamma grid, in [2, 10^5] (default 61)")
+    phase.add_argument("--seeds", type=int, help="replicates, in [1, 10^4] (default 5)")
+    phase.add_argument("--trials", type=int, help="trials per replicate (default 60000; memory does not grow with it)")
+    phase.add_argument(
+        "--sigma-t", type=float, default=SIGMA_T_DEFAULT, help="target noise sigma_t [R?], in [0, 10^4] (default 2)"
+    )
     phase.add_argument("--variant", choices=VARIANTS, default="t4", help="score model variant")
     phase.add_argument("--c", type=float, help="condensation constant for condensed predictions (default: c-hat)")
     phase.add_argument("--executor", choices=EXECUTORS, default="local", help="where Monte Carlo replicates run")
     phase.add_argument(
-        "--scheduler", help="dask scheduler address for --executor dask (e.g. tcp://127.0.0.1:8786); it is trusted"
+        "--scheduler",
+        help="dask scheduler address for --executor dask (e.g. tcp://127.0.0.1:8786); the scheduler and its workers "
+        "run the tasks and their results are trusted: use only a cluster you control",
     )
+    phase.add_argument("--max-memory", type=float, default=2.0, metavar="GB", help="refuse sweeps that need more (default 2)")
+    phase.add_argument("--max-minutes", type=float, default=60.0, help="refuse sweeps estimated to take longer (default 60)")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,15 +1,23 @@
-"""Terminal tables and JSON for `attncert grades`, and GLLM Table 3."""
+"""Terminal tables and JSON for `attncert grades`, and GLLM Table 3.
+
+Every piece of user text (file names, task, level and candidate names, notes) reaches the
+terminal as a rich ``Text``, so markup such as ``[/]`` or emoji codes in it is shown, never
+interpreted."""
 
 from __future__ import annotations
 
 import math
+import os
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import sympy as sp
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
-from attncert.certificates.frontends.common import to_jsonable
+from attncert.certificates.frontends.common import UsageError, to_jsonable
 from attncert.certificates.frontends.grades_report import GradeReport
 from attncert.solvers import grades as gs
 from attncert.theory import gllm
@@ -35,6 +43,15 @@ def table3_values(nu: float, mu: float, clip: float = 2.0, levels: int = 4, d_k:
         "q": d_k * np.log(sol.g),
         "clip_cost": 1 - unclipped / sol.value,
     }
+
+
+def table3_json(clip: float = 2.0) -> dict:
+    """The Table 3 rows as JSON (``grades --table3 --json``)."""
+    rows = []
+    for nu, mu in TABLE3_ROWS:
+        r = table3_values(nu, mu, clip)
+        rows.append({k: v.tolist() if isinstance(v, np.ndarray) else v for k, v in r.items()})
+    return to_jsonable({"schema": "attncert.grades-table3/1", "L": 4, "C": clip, "d_k": 64.0, "rows": rows})
 
 
 def table3_table(clip: float = 2.0) -> Table:
@@ -69,18 +86,44 @@ def table3_table(clip: float = 2.0) -> Table:
     return table
 
 
+def preflight_json(path: Path, flag: str = "--json") -> None:
+    """Fail before any work when ``path`` cannot be written (a folder in the way, a read-only or
+    virtual file system such as /proc): a probe file is created next to it and removed."""
+    if path.is_dir():
+        raise UsageError(f"{flag} {path} is a folder, not a file")
+    try:
+        fd, probe = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".probe")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise UsageError(f"{flag} {path}: cannot write there ({exc.strerror or type(exc).__name__})") from None
+
+
+def _value(value: float, log_value: float | None, digits: int = 6) -> str:
+    """A Lambda value; below 1e-300 (or above the double range) as e^(its logarithm)."""
+    if log_value is not None and not (1e-300 < value < math.inf):
+        return f"e^{log_value:.{digits}g}"
+    return f"{value:.{digits}f}" if value >= 10**-digits else f"{value:.{digits}g}"
+
+
+def _g(x: float) -> str:
+    return f"{x:.4f}" if math.isfinite(x) and abs(x) < 1e6 else f"{x:.4g}"
+
+
 def print_report(console: Console, rep: GradeReport) -> None:
     p, sel, opt = rep.profiles, rep.profiles.selection, rep.optimum
-    console.print(
-        f"[bold]{p.source}[/]{f' ({p.task})' if p.task else ''}: {p.alpha.size} {p.granularity}s, "
-        f"mode {sel.mode}, C = {sel.clip:g}, lambda = e^{sel.log_lambda:.6g}"
-    )
+    head = Text.assemble((p.source, "bold"), f" ({p.task})" if p.task else "")
+    head.append(f": {p.alpha.size} {p.granularity}s, mode {sel.mode}, C = {sel.clip:g}, lambda = e^{sel.log_lambda:.6g}")
+    console.print(head)
     summary = Table("quantity", "value", header_style="bold", show_header=False)
-    summary.add_row("BC(alpha, tau)", f"{rep.bc:.6f}")
-    summary.add_row("Lambda* = BC^2 (unclipped)", f"{rep.bc**2:.6f}")
-    summary.add_row(f"Lambda*_C ({opt.solver})", f"{opt.value:.6f}")
-    summary.add_row("token gain 1/Lambda*_C", f"{opt.gain:.4f}x")
-    summary.add_row("bound max{BC^2, C^-2}", f"{rep.bound:.6f}")
+    log_bc = math.log(rep.bc) if rep.bc > 0 else -math.inf
+    summary.add_row("BC(alpha, tau)", _value(rep.bc, log_bc))
+    summary.add_row("Lambda* = BC^2 (unclipped)", _value(rep.bc**2, 2 * log_bc))
+    label = "Lambda*_C" if opt.attained else "inf Lambda (not attained)"
+    summary.add_row(f"{label} ({opt.solver})", _value(opt.value, opt.log_value))
+    gain = f"{opt.gain:.4f}x" if math.isfinite(opt.gain) else f"e^{-opt.log_value:.6g}x"
+    summary.add_row("token gain 1/Lambda*_C", gain)
+    summary.add_row("bound max{BC^2, C^-2}", _value(rep.bound, max(2 * log_bc, -2 * math.log(sel.clip))))
     summary.add_row(
         "active sets (g = 1 / interior / g = C)",
         f"{opt.lo.size} / {p.alpha.size - opt.lo.size - opt.hi.size} / {opt.hi.size}",
@@ -94,12 +137,12 @@ def print_report(console: Console, rep: GradeReport) -> None:
         names = [lv.name for lv in p.levels] if p.granularity == "level" and p.levels else [str(j) for j in range(p.alpha.size)]
         t = Table("level" if p.granularity == "level" else "coordinate", "alpha", "tau", "g*_C", "q*_C", header_style="bold")
         for j, name in enumerate(names):
-            t.add_row(name, f"{p.alpha[j]:.4f}", f"{p.tau[j]:.4f}", f"{opt.g[j]:.4f}", f"{rep.q[j]:.3f}")
+            t.add_row(Text(name), f"{p.alpha[j]:.4f}", f"{p.tau[j]:.4f}", _g(opt.g[j]), f"{rep.q[j]:.4g}")
         console.print(t)
     elif rep.level_summary:
         t = Table("level", "mean g*_C", "mean q*_C", header_style="bold", title="per-coordinate solve, by level")
         for name, g, q in rep.level_summary:
-            t.add_row(name, f"{g:.4f}", f"{q:.3f}")
+            t.add_row(Text(name), _g(g), f"{q:.4g}")
         console.print(t)
     if rep.candidates:
         t = Table(
@@ -114,20 +157,20 @@ def print_report(console: Console, rep: GradeReport) -> None:
         )
         for c in rep.candidates:
             t.add_row(
-                c.name,
+                Text(c.name),
                 f"{c.certificate:+.4g}",
-                f"{c.gain_value:.4f}",
+                f"{c.gain_value:.4f}" if math.isfinite(c.gain_value) else f"e^{c.log_gain_value:.6g}",
                 "yes" if c.in_admissible_cone else "no",
                 "yes" if c.in_clip_box else "no",
-                "inf" if math.isinf(c.epsilon_max) else f"{c.epsilon_max:.4g}",
+                "-" if c.epsilon_max is None else "inf" if math.isinf(c.epsilon_max) else f"{c.epsilon_max:.4g}",
                 "-" if c.bootstrap_sign_fraction is None else f"{c.bootstrap_sign_fraction:.0%}",
             )
         console.print(t)
         for c in rep.candidates:
             if c.warning:
-                console.print(f"[bold yellow]warning[/] {c.name}: {c.warning}")
+                console.print(Text.assemble(("warning", "bold yellow"), f" {c.name}: {c.warning}"))
     for note in rep.notes:
-        console.print(f"note: {note}")
+        console.print(Text(f"note: {note}"))
 
 
 def report_json(rep: GradeReport) -> dict:
@@ -142,6 +185,8 @@ def report_json(rep: GradeReport) -> dict:
             "bc": rep.bc,
             "lambda_star": rep.bc**2,
             "lambda_star_c": opt.value,
+            "log_lambda_star_c": opt.log_value,
+            "attained": opt.attained,
             "token_gain": opt.gain,
             "bound": rep.bound,
             "g_star_c": opt.g.tolist(),

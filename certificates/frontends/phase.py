@@ -1,11 +1,23 @@
-"""`attncert phase`: regenerate the PSA gamma_c phase-transition tables and figures."""
+"""`attncert phase`: regenerate the PSA gamma_c phase-transition tables and figures.
+
+Every flag is validated here, in one place, before any work (ranges of psa.md §3.4-§3.5
+protocols); then the work and peak memory of the sweep are estimated and the run is refused
+(one line, naming the limit and the flag that raises it) when they exceed the limits. Monte
+Carlo trials are processed in fixed chunks, so memory does not grow with the trial count; the
+number of concurrent replicates is capped so that peak memory stays under --max-memory. Long
+runs report progress on stderr (a bar on a terminal, a line every few seconds otherwise);
+Ctrl-C stops the run with exit code 130 and writes nothing."""
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
 import math
+import os
+import sys
 import time
+import warnings
+from dataclasses import replace
 
 import numpy as np
 from rich.console import Console
@@ -15,24 +27,155 @@ from rich.table import Table
 from attncert.certificates.frontends import phase_output as out
 from attncert.certificates.frontends.common import EXIT_OK, UsageError
 from attncert.solvers.backend import BackendUnavailable, get_backend
-from attncert.solvers.phase import C_HAT_REFERENCE, FIG7, PROTOCOLS, Protocol, run_sweep
+from attncert.solvers.phase import C_HAT_REFERENCE, FIG7, PROTOCOLS, Protocol, estimate, run_sweep
 from attncert.solvers.phase import summarise as summarise_sweep
 from attncert.solvers.score_model import ScoreModel
-from attncert.solvers.sweep import ExecutorUnavailable, get_executor
+from attncert.solvers.sweep import ExecutorUnavailable, LocalExecutor, get_executor
+
+EXIT_INTERRUPTED = 130
+#: ranges of every numeric flag (the limits of work and memory are flags themselves)
+LIMITS = {
+    "--d-k": (1, 10**6),
+    "--T": (3, 10**6),
+    "--gamma-points": (2, 10**5),
+    "--seeds": (1, 10**4),
+    "--trials": (1, 10**15),
+    "--seed": (0, 2**63 - 1),
+}
+GAMMA_MAX_LIMIT = 1e4
+SIGMA_T_LIMIT = 1e4
+#: evaluations per second of this machine's numpy engines (benchmarks/phase.py), for the estimate
+MC_RATE, QUAD_RATE = 5e7, 3e8
+PROGRESS_EVERY_S = 5.0
+#: memory of the interpreter and its libraries, added to every estimate
+BASELINE_BYTES = 256 * 2**20
+#: memory per row of curves.csv while the file is built (--out)
+OUTPUT_ROW_BYTES = 300
 
 
-def run(args: argparse.Namespace, console: Console) -> int:
-    base = PROTOCOLS.get(args.protocol)
+def _check_int(flag: str, value: int | None) -> None:
+    if value is None:
+        return
+    low, high = LIMITS[flag]
+    if not low <= value <= high:
+        raise UsageError(f"{flag} must be an integer in [{low:,}, {high:,}], not {_short(value)}")
+
+
+def _short(value: int) -> str:
+    return str(value) if abs(value) < 10**30 else f"an integer of {len(str(abs(value)))} digits"
+
+
+def _check_float(flag: str, value: float | None, low: float, high: float, *, low_open: bool = False) -> None:
+    if value is None:
+        return
+    ok = math.isfinite(value) and (value > low if low_open else value >= low) and value <= high
+    if not ok:
+        bracket = "(" if low_open else "["
+        raise UsageError(f"{flag} must be a finite number in {bracket}{low:g}, {high:g}], not {value:g}")
+
+
+def validate(args: argparse.Namespace) -> None:
+    """Every flag's type and range, before anything is computed."""
     if args.protocol == "custom" and not (args.d_ks and args.Ts):
         raise UsageError("--protocol custom needs --d-k and --T")
     if args.protocol != "custom" and (args.d_ks or args.Ts):
         raise UsageError(f"--d-k and --T go with --protocol custom, not {args.protocol}")
-    if args.gamma_points is not None and args.gamma_points < 2:
-        raise UsageError(f"--gamma-points must be >= 2, not {args.gamma_points} (the grid would be empty)")
-    if args.gamma_max is not None and not (math.isfinite(args.gamma_max) and args.gamma_max > 0):
-        raise UsageError(f"--gamma-max must be a finite number > 0, not {args.gamma_max}")
-    if args.c is not None and not (math.isfinite(args.c) and args.c > 0):
-        raise UsageError(f"--c must be a finite number > 0, not {args.c}")
+    for flag, values in (("--d-k", args.d_ks), ("--T", args.Ts)):
+        for value in values or ():
+            _check_int(flag, value)
+        if values and len(values) > 1000:
+            raise UsageError(f"{flag} takes at most 1,000 values, not {len(values):,}")
+    for flag, value in (("--gamma-points", args.gamma_points), ("--seeds", args.seeds), ("--trials", args.trials)):
+        _check_int(flag, value)
+    _check_int("--seed", args.seed)
+    _check_float("--gamma-max", args.gamma_max, 0.0, GAMMA_MAX_LIMIT, low_open=True)
+    _check_float("--sigma-t", args.sigma_t, 0.0, SIGMA_T_LIMIT)
+    _check_float("--c", args.c, 0.0, 1e6, low_open=True)
+    _check_float("--max-memory", args.max_memory, 0.0, 1e6, low_open=True)
+    _check_float("--max-minutes", args.max_minutes, 0.0, 1e9, low_open=True)
+    if args.plot:
+        if args.out is None:
+            raise UsageError("--plot needs --out DIR")
+        if importlib.util.find_spec("matplotlib") is None:
+            raise UsageError("--plot needs matplotlib: pip install 'attncert[plot]'")
+    if args.out is not None:
+        out.preflight_out(args.out)
+
+
+def budget(protocol: Protocol, model: ScoreModel, args: argparse.Namespace, executor) -> int | None:
+    """Refuse a sweep that would exceed --max-memory or --max-minutes (estimated before it
+    starts); return the number of concurrent replicates that keeps peak memory in bounds."""
+    est = estimate(protocol, model, args.engine)
+    limit = int(args.max_memory * 2**30) - BASELINE_BYTES
+    if args.out is not None:  # curves.csv is built in memory: about 300 bytes a row while it is
+        replicates = protocol.seeds if args.engine == "mc" else 1
+        rows = replicates * len(protocol.d_ks) * len(protocol.Ts) * len(protocol.gammas)
+        est = replace(est, fixed_bytes=est.fixed_bytes + OUTPUT_ROW_BYTES * rows)
+    gb = 2**30
+    if est.peak_bytes(1) > limit:
+        raise UsageError(
+            f"this sweep needs about {(est.peak_bytes(1) + BASELINE_BYTES) / gb:.3g} GB of memory (limit {args.max_memory:g} GB; "
+            "raise it with --max-memory GB, or lower --T, --gamma-max, --gamma-points or --seeds)"
+        )
+    minutes = est.work / (QUAD_RATE if args.engine == "quad" else MC_RATE) / 60
+    if minutes > args.max_minutes:
+        raise UsageError(
+            f"this sweep needs an estimated {minutes:.3g} minutes of computation (limit {args.max_minutes:g}; "
+            "raise it with --max-minutes, or lower --trials, --seeds or --gamma-points)"
+        )
+    if args.engine != "mc" or not isinstance(executor, LocalExecutor):
+        return None
+    workers = executor.workers or min(protocol.seeds, os.cpu_count() or 1)
+    fits = max(1, (limit - est.fixed_bytes) // max(est.replicate_bytes, 1))
+    return int(min(workers, fits))
+
+
+class _Reporter:
+    """Progress on stderr: a rich bar on a terminal, otherwise a plain line every few seconds
+    (so that no long run is silent when its output is captured)."""
+
+    def __init__(self, label: str) -> None:
+        self.err = Console(stderr=True)
+        self.label = label
+        self.start = self.last = time.monotonic()
+        self.bar = None
+        if self.err.is_terminal:
+            self.bar = Progress(
+                TextColumn(f"[bold]{label}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=self.err,
+                transient=True,
+            )
+            self.task = self.bar.add_task("", total=None)
+
+    def __enter__(self) -> _Reporter:
+        if self.bar is not None:
+            self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, completed=done, total=total)
+            return
+        now = time.monotonic()
+        if now - self.last >= PROGRESS_EVERY_S and done < total:
+            self.last = now
+            print(
+                f"{self.label}: {done / total:.0%} ({done:,}/{total:,} steps), {now - self.start:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    validate(args)
+    base = PROTOCOLS.get(args.protocol)
     grid = np.linspace(0.0, args.gamma_max or 8.0, args.gamma_points or 61)
     try:
         protocol = Protocol(
@@ -48,40 +191,41 @@ def run(args: argparse.Namespace, console: Console) -> int:
         executor = get_executor(args.executor, args.scheduler, 1 if backend.name != "numpy" else None)
     except (ValueError, BackendUnavailable, ExecutorUnavailable) as exc:
         raise UsageError(str(exc)) from None
-    if args.plot:
-        if args.out is None:
-            raise UsageError("--plot needs --out DIR")
-        if importlib.util.find_spec("matplotlib") is None:
-            raise UsageError("--plot needs matplotlib: pip install 'attncert[plot]'")
-    if args.out is not None and args.out.exists() and not args.out.is_dir():
-        raise UsageError(f"--out {args.out} exists and is not a folder")
+    workers = budget(protocol, model, args, executor)
+    if workers is not None:
+        executor = LocalExecutor(workers)
+    try:
+        return _run(args, console, protocol, model, backend, executor)
+    except KeyboardInterrupt:
+        Console(stderr=True).print("attncert: interrupted; nothing written", highlight=False)
+        return EXIT_INTERRUPTED
 
-    err = Console(stderr=True)
+
+def _run(args, console: Console, protocol: Protocol, model: ScoreModel, backend, executor) -> int:
     start = time.perf_counter()
-    with Progress(
-        TextColumn(f"[bold]phase {protocol.name} ({args.engine})"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    ) as progress:
-        task = progress.add_task("", total=protocol.seeds if args.engine == "mc" else 1)
-        sweep = run_sweep(
-            protocol,
-            model,
-            engine=args.engine,
-            backend=backend,
-            seed=args.seed,
-            executor=executor,
-            progress=lambda done, total: progress.update(task, completed=done, total=total),
+    notes: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with _Reporter(f"phase {protocol.name} ({args.engine})") as reporter:
+            try:
+                sweep = run_sweep(
+                    protocol, model, engine=args.engine, backend=backend, seed=args.seed, executor=executor, progress=reporter
+                )
+            except ExecutorUnavailable as exc:
+                raise UsageError(str(exc)) from None
+        elapsed = time.perf_counter() - start
+        stats = summarise_sweep(sweep, c=args.c)
+        c = args.c if args.c is not None else (stats.c_hat if math.isfinite(stats.c_hat) else C_HAT_REFERENCE)
+        stats = summarise_sweep(sweep, c=c)
+        pinf = out.plateaus(sweep, model)
+    for message in dict.fromkeys(" ".join(str(w.message).split()) for w in caught):
+        notes.append(f"numerical warning (captured): {message[:200]}")
+    missing = int(np.isnan(sweep.gamma_c).sum())
+    if missing:
+        notes.append(
+            f"{missing} of {sweep.gamma_c.size} curves never cross their midpoint on this gamma grid: "
+            "gamma_c is NaN there (refine --gamma-points or change --gamma-max)"
         )
-    elapsed = time.perf_counter() - start
-    stats = summarise_sweep(sweep, c=args.c)
-    c = args.c if args.c is not None else (stats.c_hat if math.isfinite(stats.c_hat) else C_HAT_REFERENCE)
-    stats = summarise_sweep(sweep, c=c)
-    pinf = out.plateaus(sweep, model)
 
     table = Table(
         "T",
@@ -112,7 +256,11 @@ def run(args: argparse.Namespace, console: Console) -> int:
         st.add_row(name, f"{value:.4f}", "-" if paper is None else f"{paper}")
     console.print(st)
     if sweep.error_estimate is not None:
-        console.print(f"quadrature error estimate (max over the grid): {sweep.error_estimate.max():.2e}")
+        worst = float(np.max(sweep.error_estimate))
+        shown = f"{worst:.2e}" if math.isfinite(worst) else "not finite (the quadrature failed on this grid)"
+        console.print(f"quadrature error estimate (max over the grid): {shown}")
+    for note in notes:
+        console.print(f"note: {note}", markup=False, highlight=False)
     if args.out is not None:
         files = {
             "points.csv": out.points_csv(stats, c, pinf),
@@ -121,8 +269,11 @@ def run(args: argparse.Namespace, console: Console) -> int:
             "summary.md": out.markdown(sweep, stats, c, pinf, model),
             "summary.json": out.summary_json(sweep, stats, c, model, args.seed, backend.name),
         }
-        written = out.write_all(args.out, files)
-        if args.plot:
-            written += out.figures(args.out, sweep, stats, c)
-        console.print(f"wrote {len(written)} files to {args.out}")
+        try:
+            written = out.write_all(args.out, files)
+            if args.plot:
+                written += out.figures(args.out, sweep, stats, c)
+        except OSError as exc:
+            raise UsageError(f"--out {args.out}: cannot write ({exc.strerror or type(exc).__name__})") from None
+        console.print(f"wrote {len(written)} files to {args.out}", markup=False, highlight=False)
     return EXIT_OK

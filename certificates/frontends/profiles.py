@@ -1,12 +1,21 @@
 """GLLM profile files (gllm.md §4.3): JSON (canonical), TOML, or CSV.
 
-Every problem is reported as ProfileError("FILE: FIELD: problem"), which the CLI prints in one
-line with exit code 2. Profiles are normalised to the simplex before anything is certified.
+All validation of a profile lives here and runs before any solving: every field's type and range,
+unknown keys at every level, file references (confined to the profile's folder unless allowed),
+and the header of every ``.npy`` file before its data are read. Every problem is reported as
+ProfileError("FILE: FIELD: problem") naming the field as the user wrote it; the CLI prints it in
+one line with exit code 2. No file content is ever echoed.
+
+Profiles are normalised to the simplex in a scale-safe way: as logarithms shifted by their
+log-sum-exp (gllm.md §4.3 rule 1), so weights of 1e200 or 1e-170, energies near the double
+maximum, subnormal entries and geometric profiles over thousands of levels are all accepted.
+``profile.schema.json`` (in the package's examples folder) is the same format as a JSON Schema.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 import tomllib
@@ -21,6 +30,24 @@ ZERO_POLICIES = ("error", "delete", "keep_clipped")
 TARGET_KINDS = ("probe_weights", "energies", "normalized")
 DATA_KINDS = ("second_moments", "variances", "normalized")
 GRANULARITIES = ("coordinate", "level", "geometric")
+#: limits that keep every run within 2 GB of memory: coordinates of a profile (a solve of 10^6
+#: coordinates peaks near 0.5 GB), elements of a .npy file (bootstrap replicates are copied
+#: twice while normalised), bytes of a CSV file and fields in it, bytes of a JSON/TOML document
+#: (parsed, 32 MB of nested empty lists take about 0.6 GB; long vectors belong in values files)
+MAX_COORDINATES = 2_000_000
+MAX_NPY_ELEMENTS = 25_000_000
+MAX_TEXT_BYTES = 128 * 2**20
+MAX_CSV_FIELDS = 4 * MAX_COORDINATES
+MAX_DOCUMENT_BYTES = 32 * 2**20
+#: the keys each object may hold (gllm.md §4.3); anything else is a typo and an error
+TOP_KEYS = ("format", "version", "task", "basis", "target", "data", "bootstrap", "selection", "candidates")
+SELECTION_KEYS = ("C", "d_k", "lambda", "nu_mag", "mode", "zero_policy")
+BASIS_KEYS = ("d", "coordinate_order", "levels")
+LEVEL_KEYS = ("index", "name", "dim")
+TARGET_KEYS = ("granularity", "kind", "values", "values_file", "nu", "provenance")
+DATA_KEYS = ("granularity", "kind", "values", "values_file", "mu", "centered", "provenance")
+BOOTSTRAP_KEYS = ("target_replicates_file", "data_replicates_file", "unit")
+CANDIDATE_KEYS = ("name", "granularity", "q", "g", "q_file")
 
 
 class ProfileError(ValueError):
@@ -60,7 +87,11 @@ class Selection:
 @dataclass(frozen=True)
 class Profiles:
     """Normalised profiles on the solve's coordinates: levels when granularity is level or
-    geometric (exact by Cor 3 / Prop 11), embedding coordinates otherwise."""
+    geometric (exact by Cor 3 / Prop 11), embedding coordinates otherwise.
+
+    ``alpha``/``tau`` are on the simplex (entries below the double range underflow to 0);
+    ``log_alpha``/``log_tau`` are their exact logarithms (-inf only for true zeros of alpha).
+    ``deleted`` marks alpha zeros under zero policy ``delete``."""
 
     source: str
     task: str | None
@@ -75,6 +106,9 @@ class Profiles:
     bootstrap_tau: np.ndarray | None = None
     centered: bool | None = None
     notes: list[str] = field(default_factory=list)
+    log_alpha: np.ndarray | None = None
+    log_tau: np.ndarray | None = None
+    deleted: np.ndarray | None = None
 
 
 # --- helpers --------------------------------------------------------------------------------------
@@ -82,365 +116,619 @@ def _fail(src: str, where: str, problem: str) -> ProfileError:
     return ProfileError(f"{src}: {where}: {problem}")
 
 
+def _show(value: Any) -> str:
+    """A short rendering of a user value for a message (never more than 40 characters)."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
+        return f"an integer of {len(str(abs(value)))} digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _number(src: str, where: str, value: Any, *, positive: bool = False, minimum: float | None = None) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _fail(src, where, f"must be a number, not {value!r}")
-    x = float(value)
+        raise _fail(src, where, f"must be a number, not {_show(value)}")
+    try:
+        x = float(value)
+    except OverflowError:
+        raise _fail(src, where, f"is out of the double range ({_show(value)})") from None
     if not math.isfinite(x):
-        raise _fail(src, where, f"must be finite, not {value!r}")
+        raise _fail(src, where, f"must be finite, not {_show(value)}")
     if positive and x <= 0:
-        raise _fail(src, where, f"must be > 0, not {value!r}")
+        raise _fail(src, where, f"must be > 0, not {_show(value)}")
     if minimum is not None and x < minimum:
-        raise _fail(src, where, f"must be >= {minimum}, not {value!r}")
+        raise _fail(src, where, f"must be >= {minimum:g}, not {_show(value)}")
     return x
+
+
+def _integer(src: str, where: str, value: Any, *, minimum: int, maximum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(src, where, f"must be an integer, not {_show(value)}")
+    if not minimum <= value <= maximum:
+        raise _fail(src, where, f"must be an integer in [{minimum}, {maximum:,}], not {_show(value)}")
+    return value
+
+
+def _string(src: str, where: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise _fail(src, where, f"must be a string, not {_show(value)}")
+    return value
+
+
+def _object(src: str, where: str, value: Any, keys: tuple[str, ...]) -> dict:
+    if not isinstance(value, dict):
+        raise _fail(src, where, f"must be an object/table, not {_show(value)}")
+    unknown = [k for k in value if k not in keys]
+    if unknown:
+        raise _fail(src, f"{where}.{unknown[0]}", f"unknown key; expected one of {', '.join(keys)}")
+    return value
 
 
 def _vector(src: str, where: str, values: Any) -> np.ndarray:
     if not isinstance(values, list) or not values:
         raise _fail(src, where, "must be a nonempty list of numbers")
+    if len(values) > MAX_COORDINATES:
+        raise _fail(src, where, f"has {len(values):,} entries; the limit is {MAX_COORDINATES:,}")
     return np.array([_number(src, f"{where}[{i}]", v) for i, v in enumerate(values)], dtype=float)
 
 
 def _choice(src: str, where: str, value: Any, options: tuple[str, ...]) -> str:
-    if value not in options:
-        raise _fail(src, where, f"must be one of {', '.join(options)}, not {value!r}")
+    if not isinstance(value, str) or value not in options:
+        raise _fail(src, where, f"must be one of {', '.join(options)}, not {_show(value)}")
     return value
+
+
+def _reference(src: str, where: str, value: Any, base: Path, allow_outside: bool) -> Path:
+    """A file named in the profile: a relative path inside the profile's folder (unless allowed)."""
+    name = _string(src, where, value)
+    if not name or "\0" in name:
+        raise _fail(src, where, "must be a file name")
+    path = base / name
+    if not allow_outside:
+        try:
+            inside = path.resolve().is_relative_to(base.resolve())
+        except (OSError, RuntimeError):
+            inside = False
+        if Path(name).is_absolute() or not inside:
+            raise _fail(src, where, "names a file outside the profile's folder; pass --allow-outside to permit it")
+    if not path.is_file():
+        raise _fail(src, where, f"file {name!r} not found")
+    return path
+
+
+def _read_text(src: str, where: str, path: Path, limit: int = MAX_TEXT_BYTES) -> str:
+    try:
+        size = path.stat().st_size
+        if size > limit:
+            raise _fail(src, where, f"the file has {size:,} bytes; the limit is {limit:,}")
+        return path.read_text(encoding="utf-8-sig")  # a byte-order mark (spreadsheet exports) is dropped
+    except UnicodeDecodeError:
+        raise _fail(src, where, "the file is not UTF-8 text") from None
+    except OSError as exc:
+        raise _fail(src, where, f"cannot read the file ({exc.strerror or type(exc).__name__})") from None
+
+
+def _csv_rows(src: str, where: str, text: str) -> list[list[str]]:
+    """Nonblank CSV rows; malformed CSV is reported by line number only (content is never echoed)."""
+    reader = csv.reader(io.StringIO(text))
+    rows, fields = [], 0
+    try:
+        for row in reader:
+            if row and any(c.strip() for c in row):
+                rows.append(row)
+                fields += len(row)
+                if fields > MAX_CSV_FIELDS:
+                    raise _fail(src, where, f"the file has more than {MAX_CSV_FIELDS:,} fields")
+    except csv.Error:
+        raise _fail(src, where, f"malformed CSV at line {reader.line_num} (a field too long or a stray quote)") from None
+    return rows
+
+
+def _read_npy(src: str, where: str, path: Path, ndim: tuple[int, ...]) -> np.ndarray:
+    """A .npy array, its header checked before any data are read: real numbers, ``ndim`` in
+    ``ndim``, at most MAX_NPY_ELEMENTS elements, and the file holding all of them."""
+    try:
+        with path.open("rb") as fh:
+            version = np.lib.format.read_magic(fh)
+            read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+            shape, fortran, dtype = read_header(fh, max_header_size=10_000)
+            offset = fh.tell()
+    except (ValueError, OSError, SyntaxError, TypeError):
+        raise _fail(src, where, "not a valid .npy file") from None
+    if dtype.fields is not None or dtype.kind not in "iuf" or dtype.itemsize > 16:
+        raise _fail(src, where, f"the .npy array must hold real numbers, not dtype {dtype.str!r}")
+    if len(shape) not in ndim:
+        raise _fail(src, where, f"the .npy array must have {' or '.join(map(str, ndim))} dimensions, not {len(shape)}")
+    count = math.prod(shape)
+    if count > MAX_NPY_ELEMENTS:
+        raise _fail(src, where, f"the .npy header declares {count:,} elements; the limit is {MAX_NPY_ELEMENTS:,}")
+    if path.stat().st_size < offset + count * dtype.itemsize:
+        raise _fail(src, where, "the .npy file is shorter than its header declares")
+    try:
+        arr = np.load(path, allow_pickle=False)
+    except (ValueError, OSError, EOFError):
+        raise _fail(src, where, "not a valid .npy file") from None
+    with np.errstate(over="ignore"):
+        arr = np.asarray(arr, dtype=float)
+    if fortran and not arr.flags.c_contiguous:
+        arr = np.ascontiguousarray(arr)
+    return arr
 
 
 def _read_column_file(src: str, where: str, path: Path) -> np.ndarray:
     """A values file: .npy, or CSV/text with one number per row (an optional header row)."""
-    if not path.is_file():
-        raise _fail(src, where, f"file {path} not found")
     if path.suffix == ".npy":
-        try:
-            arr = np.load(path, allow_pickle=False)
-        except ValueError as exc:
-            raise _fail(src, where, f"cannot read {path}: {exc}") from None
-        return np.asarray(arr, dtype=float)
-    rows = [r for r in csv.reader(path.read_text(encoding="utf-8").splitlines()) if r and any(c.strip() for c in r)]
+        arr = _read_npy(src, where, path, (1, 2))
+        return arr if arr.ndim == 1 else arr[:, -1]
+    rows = _csv_rows(src, where, _read_text(src, where, path))
     values = []
     for i, row in enumerate(rows):
         try:
-            values.append([float(c) for c in row])
+            values.append(float(row[-1]))
         except ValueError:
             if i == 0:
                 continue  # a header
-            raise _fail(src, where, f"{path} row {i + 1}: not a number: {row}") from None
-    arr = np.array(values, dtype=float)
-    return arr[:, -1] if arr.ndim == 2 and arr.shape[1] >= 1 else arr
+            raise _fail(src, where, f"row {i + 1}: the last column is not a number") from None
+    if not values:
+        raise _fail(src, where, "the file holds no numbers")
+    if len(values) > MAX_COORDINATES:
+        raise _fail(src, where, f"has {len(values):,} rows; the limit is {MAX_COORDINATES:,}")
+    return np.array(values, dtype=float)
 
 
 # --- normalisation ----------------------------------------------------------------------------------
-def _normalise(src: str, where: str, raw: np.ndarray, kind: str) -> np.ndarray:
+def _log_normalise(src: str, where: str, raw: np.ndarray, kind: str) -> np.ndarray:
+    """ln of the normalised profile (-inf at zeros), computed without overflow or underflow."""
     if not np.all(np.isfinite(raw)):
         bad = int(np.flatnonzero(~np.isfinite(raw))[0])
         raise _fail(src, f"{where}[{bad}]", f"must be finite, not {raw[bad]}")
-    if kind == "probe_weights":
-        energy = raw**2
-    else:
-        if np.any(raw < 0):
-            bad = int(np.flatnonzero(raw < 0)[0])
-            raise _fail(src, f"{where}[{bad}]", f"{kind} must be >= 0, not {raw[bad]}")
-        energy = raw
-    total = energy.sum()
-    if total <= 0:
+    if kind != "probe_weights" and np.any(raw < 0):
+        bad = int(np.flatnonzero(raw < 0)[0])
+        raise _fail(src, f"{where}[{bad}]", f"{kind} must be >= 0, not {raw[bad]}")
+    if not np.any(raw != 0):
         raise _fail(src, where, "all values are zero")
-    if kind == "normalized" and abs(total - 1) > 1e-9:
-        raise _fail(src, where, f"kind 'normalized' must sum to 1 within 1e-9, sums to {float(total)!r}")
-    return energy / total
+    with np.errstate(divide="ignore"):
+        logs = np.log(np.abs(raw)) * (2.0 if kind == "probe_weights" else 1.0)
+    top = float(logs.max())
+    total = top + math.log(float(np.sum(np.exp(logs - top))))
+    if kind == "normalized" and abs(math.fsum(raw.tolist()) - 1) > 1e-9:
+        raise _fail(src, where, f"kind 'normalized' must sum to 1 within 1e-9, sums to {math.fsum(raw.tolist())!r}")
+    return logs - total
 
 
-def _apply_zero_policy(src: str, alpha: np.ndarray, tau: np.ndarray, sel: Selection) -> tuple[np.ndarray, list[str]]:
-    """Zeros are allowed only as the zero policy says; returns the coordinates to keep and notes."""
+def _zero_policy(
+    src: str, where: tuple[str, str], la: np.ndarray, lt: np.ndarray, sel: Selection
+) -> tuple[np.ndarray, list[str]]:
+    """Zeros are allowed only as the zero policy says (gllm.md §4.3 rule 2, E7); returns the
+    deleted mask and notes. Nothing is removed: in every bounded mode a zero-alpha coordinate
+    sits at g = 1, its tau mass in the sum, which is what deleting it from alpha means."""
     notes: list[str] = []
-    zero_t = np.flatnonzero(tau == 0)
+    zero_t = np.flatnonzero(np.isneginf(lt))
     if zero_t.size:
-        raise _fail(src, f"data values[{int(zero_t[0])}]", "the data profile must be > 0 on every coordinate")
-    zero_a = np.flatnonzero(alpha == 0)
-    keep = np.ones(alpha.size, dtype=bool)
+        raise _fail(src, f"{where[1]}[{int(zero_t[0])}]", "the data profile must be > 0 on every coordinate")
+    zero_a = np.flatnonzero(np.isneginf(la))
+    deleted = np.zeros(la.size, dtype=bool)
     if zero_a.size:
         if sel.zero_policy == "error":
             raise _fail(
                 src,
-                f"target values[{int(zero_a[0])}]",
+                f"{where[0]}[{int(zero_a[0])}]",
                 "is 0 (Def 2 needs alpha > 0); set selection.zero_policy to 'delete' or 'keep_clipped'",
             )
         if sel.zero_policy == "keep_clipped":
-            if sel.mode not in ("clipped", "regularized_clipped"):
-                raise _fail(src, "selection.zero_policy", "'keep_clipped' needs a clipped mode")
+            if sel.mode == "unclipped":
+                raise _fail(src, "selection.zero_policy", "'keep_clipped' needs a mode with a box (clipped or regularized)")
             notes.append(f"{zero_a.size} target zeros kept: those coordinates saturate at g = 1")
         else:
-            keep[zero_a] = False
-            notes.append(f"{zero_a.size} coordinates with alpha = 0 deleted; tau is not renormalised (gllm.md E7)")
-    return keep, notes
+            deleted[zero_a] = True
+            if sel.mode == "unclipped":
+                notes.append(
+                    f"{zero_a.size} coordinates with alpha = 0 deleted; tau is not renormalised (gllm.md E7): "
+                    "Lambda* is an infimum, approached as g -> 0 there, not attained"
+                )
+            else:
+                notes.append(
+                    f"{zero_a.size} coordinates with alpha = 0 deleted from alpha; tau is not renormalised (gllm.md E7): "
+                    "they sit at g = 1, where the optimum is attained"
+                )
+    return deleted, notes
 
 
 # --- readers ------------------------------------------------------------------------------------------
-def _selection(src: str, raw: Any) -> Selection:
-    if raw is None:
-        return Selection()
-    if not isinstance(raw, dict):
-        raise _fail(src, "selection", "must be a table/object")
-    known = {"C", "d_k", "lambda", "nu_mag", "mode", "zero_policy"}
-    unknown = set(raw) - known
-    if unknown:
-        raise _fail(src, f"selection.{sorted(unknown)[0]}", f"unknown option; expected one of {', '.join(sorted(known))}")
+def _selection(src: str, raw: Any, overrides: dict[str, Any]) -> Selection:
+    """The selection block, then the command-line overrides (named as the user typed them)."""
+    raw = {} if raw is None else _object(src, "selection", raw, SELECTION_KEYS)
     clip = _number(src, "selection.C", raw.get("C", 2.0), minimum=1.0)
-    d_k = raw.get("d_k")
-    lam = raw.get("lambda")
+    d_k, lam = raw.get("d_k"), raw.get("lambda")
+    if d_k is not None and lam is not None:
+        raise _fail(src, "selection.lambda", "give either d_k or lambda, not both")
     if d_k is not None:
         d_k = _number(src, "selection.d_k", d_k, positive=True)
+        if not 1e-300 <= d_k <= 1e300:
+            raise _fail(src, "selection.d_k", f"must lie in [1e-300, 1e300], not {d_k!r}")
     if lam is not None:
         lam = _number(src, "selection.lambda", lam)
         if lam <= 1:
-            raise _fail(src, "selection.lambda", f"must be > 1, not {lam}")
-    if d_k is None and lam is None:
-        d_k = 64.0
+            raise _fail(src, "selection.lambda", f"must be > 1, not {lam!r}")
     nu = _number(src, "selection.nu_mag", raw.get("nu_mag", 0.0), minimum=0.0)
     mode = _choice(src, "selection.mode", raw.get("mode", "clipped"), MODES)
     zero = _choice(src, "selection.zero_policy", raw.get("zero_policy", "error"), ZERO_POLICIES)
+    for flag, value in overrides.items():
+        if value is None:
+            continue
+        if flag in ("--C", "--d-k", "--nu-mag") and not math.isfinite(value):
+            raise ProfileError(f"{flag} must be finite, not {value}")
+        if flag == "--C":
+            if value < 1:
+                raise ProfileError(f"--C must be >= 1, not {value:g}")
+            clip = value
+        elif flag == "--d-k":
+            if lam is not None:
+                raise ProfileError(f"--d-k conflicts with selection.lambda in {src}; give one of them")
+            if not 1e-300 <= value <= 1e300:
+                raise ProfileError(f"--d-k must lie in [1e-300, 1e300], not {value:g}")
+            d_k = value
+        elif flag == "--nu-mag":
+            if value < 0:
+                raise ProfileError(f"--nu-mag must be >= 0, not {value:g}")
+            nu = value
+        elif flag == "--mode":
+            mode = value
+    if d_k is None and lam is None:
+        d_k = 64.0
     return Selection(clip=clip, d_k=d_k, lam=lam, nu_mag=nu, mode=mode, zero_policy=zero)
 
 
 def _levels(src: str, basis: Any) -> list[Level]:
     if basis is None:
         return []
-    if not isinstance(basis, dict) or not isinstance(basis.get("levels", []), list):
+    basis = _object(src, "basis", basis, BASIS_KEYS)
+    raw = basis.get("levels", [])
+    if not isinstance(raw, list):
         raise _fail(src, "basis.levels", "must be a list of {index, name, dim}")
-    levels = []
-    for i, lv in enumerate(basis.get("levels", [])):
-        if not isinstance(lv, dict):
-            raise _fail(src, f"basis.levels[{i}]", "must be an object with name and dim")
-        if lv.get("index", i) != i:
+    if "coordinate_order" in basis and basis["coordinate_order"] != "level-major":
+        raise _fail(src, "basis.coordinate_order", f"must be 'level-major', not {_show(basis['coordinate_order'])}")
+    levels, total = [], 0
+    for i, lv in enumerate(raw):
+        lv = _object(src, f"basis.levels[{i}]", lv, LEVEL_KEYS)
+        if "index" in lv and _integer(src, f"basis.levels[{i}].index", lv["index"], minimum=0, maximum=MAX_COORDINATES) != i:
             raise _fail(src, f"basis.levels[{i}].index", f"must be {i} (levels are listed in order)")
-        dim = lv.get("dim", 1)
-        if isinstance(dim, bool) or not isinstance(dim, int) or dim < 1:
-            raise _fail(src, f"basis.levels[{i}].dim", f"must be an integer >= 1, not {dim!r}")
-        levels.append(Level(str(lv.get("name", f"level{i}")), dim))
-    if "d" in basis and levels and sum(lv.dim for lv in levels) != basis["d"]:
-        raise _fail(src, "basis.d", f"is {basis['d']} but the level dims sum to {sum(lv.dim for lv in levels)}")
+        dim = _integer(src, f"basis.levels[{i}].dim", lv.get("dim", 1), minimum=1, maximum=MAX_COORDINATES)
+        total += dim
+        if total > MAX_COORDINATES:
+            raise _fail(src, "basis.levels", f"the level dims add up to more than {MAX_COORDINATES:,} coordinates")
+        levels.append(Level(_string(src, f"basis.levels[{i}].name", lv.get("name", f"level{i}")), dim))
+    if "d" in basis:
+        d = _integer(src, "basis.d", basis["d"], minimum=1, maximum=MAX_COORDINATES)
+        if levels and total != d:
+            raise _fail(src, "basis.d", f"is {d} but the level dims sum to {total}")
     return levels
 
 
-def _profile(src: str, name: str, raw: Any, base: Path, levels: list[Level]) -> tuple[str, np.ndarray, dict]:
-    """(granularity, normalised values, extras) for the 'target' or 'data' section."""
-    if not isinstance(raw, dict):
+def _profile(src: str, name: str, raw: Any, base: Path, levels: list[Level], allow_outside: bool) -> tuple[str, np.ndarray, dict]:
+    """(granularity, ln of the normalised values, extras) for the 'target' or 'data' section."""
+    if raw is None:
         raise _fail(src, name, "missing (an object with granularity and values)")
+    raw = _object(src, name, raw, TARGET_KEYS if name == "target" else DATA_KEYS)
     gran = _choice(src, f"{name}.granularity", raw.get("granularity"), GRANULARITIES)
-    extras = {"centered": raw.get("centered")} if name == "data" else {}
+    extras: dict[str, Any] = {}
+    if name == "data":
+        centered = raw.get("centered")
+        if centered is not None and not isinstance(centered, bool):
+            raise _fail(src, "data.centered", f"must be true or false, not {_show(centered)}")
+        extras["centered"] = centered
+    key = "nu" if name == "target" else "mu"
     if gran == "geometric":
-        key = "nu" if name == "target" else "mu"
+        extra = [k for k in ("kind", "values", "values_file") if k in raw]
+        if extra:
+            raise _fail(src, f"{name}.{extra[0]}", f"a geometric profile takes only {key}")
         value = _number(src, f"{name}.{key}", raw.get(key))
         if not 0 < value < 1:
-            raise _fail(src, f"{name}.{key}", f"must lie in (0, 1), not {value}")
+            raise _fail(src, f"{name}.{key}", f"must lie in (0, 1), not {value!r}")
         if not levels:
             raise _fail(src, "basis.levels", "geometric profiles need the level list")
         n = len(levels)
-        powers = np.array([value ** (n - 1 - k) if name == "target" else value**k for k in range(n)])
-        return "level", powers / powers.sum(), {**extras, key: value}
+        k = np.arange(n, dtype=float)
+        logs = (n - 1 - k) * math.log(value) if name == "target" else k * math.log(value)
+        top = float(logs.max())
+        return "level", logs - (top + math.log(float(np.sum(np.exp(logs - top))))), {**extras, key: value}
+    if key in raw:
+        raise _fail(src, f"{name}.{key}", f"{key} goes with granularity 'geometric'")
     kinds = TARGET_KINDS if name == "target" else DATA_KINDS
     kind = _choice(src, f"{name}.kind", raw.get("kind"), kinds)
     if "values" in raw and "values_file" in raw:
         raise _fail(src, name, "give either values or values_file, not both")
     if "values" in raw:
-        values = _vector(src, f"{name}.values", raw["values"])
+        where = f"{name}.values"
+        values = _vector(src, where, raw["values"])
     elif "values_file" in raw:
-        values = _read_column_file(src, f"{name}.values_file", base / str(raw["values_file"]))
+        where = f"{name}.values_file"
+        values = _read_column_file(src, where, _reference(src, where, raw["values_file"], base, allow_outside))
     else:
         raise _fail(src, f"{name}.values", "missing (give values or values_file)")
     expected = len(levels) if gran == "level" else (sum(lv.dim for lv in levels) if levels else values.size)
+    if gran == "level" and not levels:
+        raise _fail(src, "basis.levels", "level profiles need the level list")
     if values.size != expected:
-        raise _fail(src, f"{name}.values", f"has length {values.size}, expected {expected} ({gran} granularity)")
-    return gran, _normalise(src, f"{name}.values", values, kind), extras
+        raise _fail(src, where, f"has length {values.size}, expected {expected} ({gran} granularity)")
+    return gran, _log_normalise(src, where, values, kind), extras
 
 
-def _candidates(src: str, raw: Any, base: Path, n_coord: int, n_level: int, gran: str) -> list[Candidate]:
+def _candidates(src: str, raw: Any, base: Path, n_coord: int, n_level: int, gran: str, allow_outside: bool) -> list[Candidate]:
     if raw is None:
         return []
     if not isinstance(raw, list):
-        raise _fail(src, "candidates", "must be a list")
+        raise _fail(src, "candidates", f"must be a list, not {_show(raw)}")
     out = []
     for i, c in enumerate(raw):
         where = f"candidates[{i}]"
-        if not isinstance(c, dict) or "name" not in c:
-            raise _fail(src, where, "must be an object with a name")
+        c = _object(src, where, c, CANDIDATE_KEYS)
+        name = _string(src, f"{where}.name", c.get("name"))
         cg = _choice(src, f"{where}.granularity", c.get("granularity", "level"), ("level", "coordinate"))
         given = [k for k in ("q", "g", "q_file") if k in c]
         if len(given) != 1:
             raise _fail(src, where, "give exactly one of q, g or q_file")
-        vec = (
-            _read_column_file(src, f"{where}.q_file", base / str(c["q_file"]))
-            if given[0] == "q_file"
-            else _vector(src, f"{where}.{given[0]}", c[given[0]])
-        )
-        if given[0] == "g" and np.any(vec <= 0):
-            raise _fail(src, f"{where}.g", "multipliers must be > 0")
         if cg == "coordinate" and gran == "level":
             raise _fail(src, f"{where}.granularity", "a coordinate candidate needs coordinate profiles")
+        field_name = f"{where}.{given[0]}"
+        if given[0] == "q_file":
+            vec = _read_column_file(src, field_name, _reference(src, field_name, c["q_file"], base, allow_outside))
+            if not np.all(np.isfinite(vec)):
+                raise _fail(src, field_name, "grades must be finite")
+        else:
+            vec = _vector(src, field_name, c[given[0]])
+        if given[0] == "g" and np.any(vec <= 0):
+            raise _fail(src, field_name, "multipliers must be > 0")
         length = n_level if cg == "level" else n_coord
         if vec.size != length:
-            raise _fail(src, f"{where}.{given[0]}", f"has length {vec.size}, expected {length} ({cg} granularity)")
+            raise _fail(src, field_name, f"has length {vec.size}, expected {length} ({cg} granularity)")
         q, g = (None, vec) if given[0] == "g" else (vec, None)
-        out.append(Candidate(str(c["name"]), cg, q, g))
+        out.append(Candidate(name, cg, q, g))
     return out
 
 
-def _bootstrap(src: str, raw: Any, base: Path, n: int) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """Replicates (B x n) of raw profiles, normalised row by row (kind: already energies)."""
+def _bootstrap(src: str, raw: Any, base: Path, n: int, allow_outside: bool) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """Replicates (B x n) of raw profiles (kind: energies), normalised row by row, scale-safely."""
     if raw is None:
         return None, None
-    if not isinstance(raw, dict):
-        raise _fail(src, "bootstrap", "must be an object with target_replicates_file and data_replicates_file")
+    raw = _object(src, "bootstrap", raw, BOOTSTRAP_KEYS)
     arrays = []
     for key in ("target_replicates_file", "data_replicates_file"):
+        where = f"bootstrap.{key}"
         if key not in raw:
-            raise _fail(src, f"bootstrap.{key}", "missing")
-        path = base / str(raw[key])
-        if not path.is_file():
-            raise _fail(src, f"bootstrap.{key}", f"file {path} not found")
-        try:
-            arr = np.load(path, allow_pickle=False) if path.suffix == ".npy" else np.loadtxt(path, delimiter=",", ndmin=2)
-        except ValueError as exc:
-            raise _fail(src, f"bootstrap.{key}", f"cannot read {path}: {exc}") from None
-        arr = np.atleast_2d(np.asarray(arr, dtype=float))
+            raise _fail(src, where, "missing")
+        path = _reference(src, where, raw[key], base, allow_outside)
+        if path.suffix == ".npy":
+            arr = _read_npy(src, where, path, (1, 2))
+        else:
+            rows = _csv_rows(src, where, _read_text(src, where, path))
+            try:
+                arr = np.array([[float(c) for c in row] for row in rows], dtype=float)
+            except ValueError:
+                raise _fail(src, where, "every field must be a number") from None
+            if arr.ndim != 2 and arr.size:
+                raise _fail(src, where, "rows have different numbers of columns")
+        arr = np.atleast_2d(arr)
+        if arr.shape[0] == 0 or arr.size == 0:
+            raise _fail(src, where, "the file holds no replicates")
         if arr.shape[1] != n:
-            raise _fail(src, f"bootstrap.{key}", f"replicates have {arr.shape[1]} columns, expected {n}")
-        if not np.all(np.isfinite(arr)) or np.any(arr < 0) or np.any(arr.sum(axis=1) <= 0):
-            raise _fail(src, f"bootstrap.{key}", "replicates must be finite, >= 0 and not all zero")
-        arrays.append(arr / arr.sum(axis=1, keepdims=True))
+            raise _fail(src, where, f"replicates have {arr.shape[1]} columns, expected {n}")
+        if not np.all(np.isfinite(arr)) or np.any(arr < 0):
+            raise _fail(src, where, "replicates must be finite and >= 0")
+        top = arr.max(axis=1, keepdims=True)
+        if np.any(top <= 0):
+            raise _fail(src, where, f"replicate {int(np.flatnonzero(top[:, 0] <= 0)[0])} is all zero")
+        scaled = arr / top
+        arrays.append(scaled / scaled.sum(axis=1, keepdims=True))
     if arrays[0].shape[0] != arrays[1].shape[0]:
         raise _fail(src, "bootstrap", "target and data files have different numbers of replicates")
     return arrays[0], arrays[1]
 
 
-def _from_document(src: str, doc: Any, base: Path) -> Profiles:
-    if not isinstance(doc, dict):
-        raise _fail(src, "(top level)", "must be an object")
-    if doc.get("format", "gllm-profiles") != "gllm-profiles":
-        raise _fail(src, "format", f"must be 'gllm-profiles', not {doc.get('format')!r}")
-    if doc.get("version", 1) != 1:
-        raise _fail(src, "version", f"version {doc.get('version')!r} is not supported (1 is)")
-    known = {"format", "version", "task", "basis", "target", "data", "bootstrap", "selection", "candidates"}
-    unknown = set(doc) - known
-    if unknown:
-        raise _fail(src, sorted(unknown)[0], f"unknown field; expected one of {', '.join(sorted(known))}")
-    sel = _selection(src, doc.get("selection"))
-    levels = _levels(src, doc.get("basis"))
-    g_t, alpha, _ = _profile(src, "target", doc.get("target"), base, levels)
-    g_d, tau, extras = _profile(src, "data", doc.get("data"), base, levels)
-    if g_t != g_d:
-        raise _fail(src, "data.granularity", f"the target is per {g_t} but the data per {g_d}; give both alike")
-    notes = []
-    if extras.get("centered") is None and g_d == "coordinate":
-        notes.append("data.centered not given: Def 2 uses uncentred second moments (gllm.md E8)")
-    keep, zero_notes = _apply_zero_policy(src, alpha, tau, sel)
-    notes += zero_notes
-    level_of = None
-    if g_t == "coordinate" and levels:
-        level_of = np.repeat(np.arange(len(levels)), [lv.dim for lv in levels])
-    n_coord = alpha.size
-    cands = _candidates(src, doc.get("candidates"), base, n_coord, len(levels) if levels else n_coord, g_t)
-    boot_a, boot_t = _bootstrap(src, doc.get("bootstrap"), base, n_coord)
-    if not keep.all():
-        alpha, tau = alpha[keep], tau[keep]
-        level_of = None if level_of is None else level_of[keep]
-        cands = [
-            Candidate(
-                c.name,
-                c.granularity,
-                *(None if v is None else (v[keep] if c.granularity == "coordinate" else v) for v in (c.q, c.g)),
-            )
-            for c in cands
-        ]
-        boot_a = None if boot_a is None else boot_a[:, keep]
-        boot_t = None if boot_t is None else boot_t[:, keep]
+def _build(
+    src: str,
+    task: str | None,
+    gran: str,
+    la: np.ndarray,
+    lt: np.ndarray,
+    levels: list[Level],
+    level_of: np.ndarray | None,
+    sel: Selection,
+    where: tuple[str, str],
+    *,
+    candidates: list[Candidate] | None = None,
+    boot: tuple[np.ndarray | None, np.ndarray | None] = (None, None),
+    centered: bool | None = None,
+    notes: list[str] | None = None,
+) -> Profiles:
+    deleted, zero_notes = _zero_policy(src, where, la, lt, sel)
     return Profiles(
         src,
-        doc.get("task"),
-        g_t,
-        alpha,
-        tau,
+        task,
+        gran,
+        np.exp(la),
+        np.exp(lt),
         levels,
         level_of,
         sel,
-        cands,
-        boot_a,
-        boot_t,
-        extras.get("centered"),
-        notes,
+        candidates or [],
+        boot[0],
+        boot[1],
+        centered,
+        (notes or []) + zero_notes,
+        log_alpha=la,
+        log_tau=lt,
+        deleted=deleted,
+    )
+
+
+def _from_document(src: str, doc: Any, base: Path, overrides: dict[str, Any], allow_outside: bool) -> Profiles:
+    if not isinstance(doc, dict):
+        raise _fail(src, "(top level)", f"must be an object/table, not {_show(doc)}")
+    unknown = [k for k in doc if k not in TOP_KEYS]
+    if unknown:
+        raise _fail(src, str(unknown[0]), f"unknown field; expected one of {', '.join(TOP_KEYS)}")
+    if doc.get("format", "gllm-profiles") != "gllm-profiles":
+        raise _fail(src, "format", f"must be 'gllm-profiles', not {_show(doc.get('format'))}")
+    version = doc.get("version", 1)
+    if isinstance(version, bool) or version != 1:
+        raise _fail(src, "version", f"version {_show(version)} is not supported (1 is)")
+    task = doc.get("task")
+    if task is not None:
+        _string(src, "task", task)
+    sel = _selection(src, doc.get("selection"), overrides)
+    levels = _levels(src, doc.get("basis"))
+    g_t, la, _ = _profile(src, "target", doc.get("target"), base, levels, allow_outside)
+    g_d, lt, extras = _profile(src, "data", doc.get("data"), base, levels, allow_outside)
+    if g_t != g_d:
+        raise _fail(src, "data.granularity", f"the target is per {g_t} but the data per {g_d}; give both alike")
+    if la.size != lt.size:
+        raise _fail(src, "data.values", f"has length {lt.size}, the target {la.size}")
+    notes = []
+    if extras.get("centered") is None and g_d == "coordinate":
+        notes.append("data.centered not given: Def 2 uses uncentred second moments (gllm.md E8)")
+    level_of = None
+    if g_t == "coordinate" and levels:
+        level_of = np.repeat(np.arange(len(levels)), [lv.dim for lv in levels])
+    n_coord = la.size
+    cands = _candidates(src, doc.get("candidates"), base, n_coord, len(levels) if levels else n_coord, g_t, allow_outside)
+    if any(c.granularity == "level" for c in cands) and g_t == "coordinate" and not levels:
+        raise _fail(src, "candidates", "level candidates need basis.levels for coordinate profiles")
+    boot = _bootstrap(src, doc.get("bootstrap"), base, n_coord, allow_outside)
+    where = ("target.values", "data.values")
+    return _build(
+        src,
+        task,
+        g_t,
+        la,
+        lt,
+        levels,
+        level_of,
+        sel,
+        where,
+        candidates=cands,
+        boot=boot,
+        centered=extras.get("centered"),
+        notes=notes,
     )
 
 
 def _from_csv(src: str, path: Path, sel: Selection) -> Profiles:
-    rows = list(csv.DictReader(path.read_text(encoding="utf-8").splitlines()))
-    if not rows:
-        raise _fail(src, "(header)", "empty CSV")
-    header = set(rows[0])
+    rows = _csv_rows(src, "(file)", _read_text(src, "(file)", path))
+    if len(rows) < 2:
+        raise _fail(src, "(header)", "needs a header row and at least one data row")
+    header = [h.strip() for h in rows[0]]
     layouts = {
-        ("j", "level", "alpha", "tau"): ("coordinate", "normalized", "normalized"),
+        ("j", "level", "alpha", "tau"): ("coordinate", "energies", "variances"),
         ("j", "level", "w_hat", "sigma2_hat"): ("coordinate", "probe_weights", "second_moments"),
-        ("level", "name", "dim", "a", "s"): ("level", "normalized", "normalized"),
+        ("level", "name", "dim", "a", "s"): ("level", "energies", "variances"),
     }
-    match = [k for k in layouts if set(k) <= header]
+    match = [k for k in layouts if set(k) <= set(header)]
     if not match:
         raise _fail(src, "(header)", "expected columns j,level,alpha,tau or j,level,w_hat,sigma2_hat or level,name,dim,a,s")
     cols = match[0]
     gran, kind_t, kind_d = layouts[cols]
+    body = rows[1:]
+    if len(body) > MAX_COORDINATES:
+        raise _fail(src, "(file)", f"has {len(body):,} rows; the limit is {MAX_COORDINATES:,}")
+    index = {name: header.index(name) for name in cols}
+    for i, row in enumerate(body):
+        if len(row) != len(header):
+            raise _fail(src, f"row {i + 2}", f"has {len(row)} fields, the header {len(header)}")
 
     def column(name: str) -> np.ndarray:
         out = []
-        for i, row in enumerate(rows):
+        for i, row in enumerate(body):
             try:
-                out.append(float(row[name]))
-            except (TypeError, ValueError):
-                raise _fail(src, f"row {i + 2}, column {name}", f"not a number: {row[name]!r}") from None
-        return np.array(out)
+                out.append(float(row[index[name]]))
+            except ValueError:
+                raise _fail(src, f"row {i + 2}, column {name}", "not a number") from None
+        arr = np.array(out)
+        if not np.all(np.isfinite(arr)):
+            raise _fail(src, f"row {int(np.flatnonzero(~np.isfinite(arr))[0]) + 2}, column {name}", "must be finite")
+        return arr
+
+    def integers(name: str, low: int, high: int) -> np.ndarray:
+        arr = column(name)
+        bad = np.flatnonzero((arr != np.round(arr)) | (arr < low) | (arr > high))
+        if bad.size:
+            raise _fail(src, f"row {int(bad[0]) + 2}, column {name}", f"must be an integer in [{low}, {high:,}]")
+        return arr.astype(np.int64)
 
     if gran == "level":
-        names = [row["name"] for row in rows]
-        dims = column("dim")
-        if np.any(dims < 1) or np.any(dims != np.round(dims)):
-            raise _fail(src, "column dim", "dims must be integers >= 1")
-        levels = [Level(n, int(d)) for n, d in zip(names, dims, strict=True)]
+        level_col = integers("level", 0, len(body) - 1)
+        if np.any(level_col != np.arange(len(body))):
+            raise _fail(
+                src,
+                f"row {int(np.flatnonzero(level_col != np.arange(len(body)))[0]) + 2}, column level",
+                "levels must be 0, 1, 2, ... in order",
+            )
+        dims = integers("dim", 1, MAX_COORDINATES)
+        if int(dims.sum()) > MAX_COORDINATES:
+            raise _fail(src, "column dim", f"the dims add up to more than {MAX_COORDINATES:,} coordinates")
+        levels = [Level(row[index["name"]], int(d)) for row, d in zip(body, dims, strict=True)]
         raw_a, raw_t = column("a"), column("s")
+        level_of = None
     else:
-        level_col = column("level")
-        if np.any(level_col != np.round(level_col)) or np.any(level_col < 0):
-            raise _fail(src, "column level", "levels must be integers >= 0")
+        level_col = integers("level", 0, len(body) - 1)
         n_levels = int(level_col.max()) + 1
-        levels = [Level(f"level{k}", int(np.sum(level_col == k))) for k in range(n_levels)]
+        counts = np.bincount(level_col, minlength=n_levels)
+        if np.any(counts == 0):
+            raise _fail(src, "column level", f"level {int(np.flatnonzero(counts == 0)[0])} has no coordinates")
+        levels = [Level(f"level{k}", int(counts[k])) for k in range(n_levels)]
         raw_a, raw_t = column(cols[2]), column(cols[3])
+        level_of = level_col
     # CSV values are normalised by sum (tolerant of rounding) rather than required to sum to 1
-    kinds = ("energies" if kind_t == "normalized" else kind_t, "variances" if kind_d == "normalized" else kind_d)
-    alpha = _normalise(src, f"column {cols[-2]}", raw_a, kinds[0])
-    tau = _normalise(src, f"column {cols[-1]}", raw_t, kinds[1])
-    keep, notes = _apply_zero_policy(src, alpha, tau, sel)
-    level_of = None if gran == "level" else np.asarray(level_col, dtype=int)
-    if not keep.all():
-        alpha, tau = alpha[keep], tau[keep]
-        level_of = None if level_of is None else level_of[keep]
-    return Profiles(src, None, gran, alpha, tau, levels, level_of, sel, [], None, None, None, notes)
+    la = _log_normalise(src, f"column {cols[-2]}", raw_a, kind_t)
+    lt = _log_normalise(src, f"column {cols[-1]}", raw_t, kind_d)
+    return _build(src, None, gran, la, lt, levels, level_of, sel, (f"column {cols[-2]}", f"column {cols[-1]}"))
 
 
-def load_profiles(path: str | Path, *, overrides: dict[str, Any] | None = None) -> Profiles:
-    """Read and validate a profile file; ``overrides`` are selection options from the command line."""
+class _Missing:
+    """Marks a document that could not be parsed (distinct from a JSON null document)."""
+
+
+def parse_document(src: str, path: Path) -> Any:
+    """The JSON or TOML document of ``path``; syntax errors, too-deep nesting and out-of-range
+    numbers are ProfileErrors."""
+    suffix = path.suffix.lower()
+    text = _read_text(src, "(file)", path, MAX_DOCUMENT_BYTES)
+    doc: Any = _Missing
+    try:
+        if suffix == ".json":
+            doc = json.loads(text)
+        elif suffix == ".toml":
+            doc = tomllib.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ProfileError(f"{src}: (syntax): {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    except tomllib.TOMLDecodeError:
+        raise ProfileError(f"{src}: (syntax): not valid TOML") from None
+    except RecursionError:
+        raise ProfileError(f"{src}: (syntax): the document is nested too deeply") from None
+    except ValueError:  # e.g. an integer of more than 4,300 digits
+        raise ProfileError(f"{src}: (syntax): a number is too long") from None
+    if doc is _Missing:
+        raise ProfileError(f"{src}: unknown file type {suffix!r}; use .json, .toml or .csv")
+    return doc
+
+
+def load_profiles(path: str | Path, *, overrides: dict[str, Any] | None = None, allow_outside: bool = False) -> Profiles:
+    """Read and validate a profile file.
+
+    ``overrides`` are selection options from the command line, keyed by their flags (``--C``,
+    ``--mode``, ``--d-k``, ``--nu-mag``); the bare names ``C``, ``mode``, ``d_k``, ``nu_mag`` are
+    accepted too. ``allow_outside`` lets file references leave the profile's folder."""
     path = Path(path)
     src = str(path)
-    if not path.is_file():
+    if not path.exists():
         raise ProfileError(f"{src}: file not found")
-    suffix = path.suffix.lower()
-    if suffix == ".csv":
-        return _from_csv(src, path, _selection(src, {k: v for k, v in (overrides or {}).items() if v is not None}))
-    try:
-        text = path.read_text(encoding="utf-8")
-        doc = json.loads(text) if suffix == ".json" else tomllib.loads(text) if suffix == ".toml" else None
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ProfileError(f"{src}: (syntax): {exc}") from None
-    except UnicodeDecodeError:
-        raise ProfileError(f"{src}: (encoding): not UTF-8 text") from None
-    if doc is None:
-        raise ProfileError(f"{src}: unknown file type {suffix!r}; use .json, .toml or .csv")
-    if overrides:
-        doc = dict(doc)
-        doc["selection"] = {**(doc.get("selection") or {}), **{k: v for k, v in overrides.items() if v is not None}}
-    return _from_document(src, doc, path.parent)
+    if not path.is_file():
+        raise ProfileError(f"{src}: not a regular file")
+    flags = {"C": "--C", "mode": "--mode", "d_k": "--d-k", "nu_mag": "--nu-mag"}
+    over = {flags.get(k, k): v for k, v in (overrides or {}).items() if v is not None}
+    if path.suffix.lower() == ".csv":
+        return _from_csv(src, path, _selection(src, None, over))
+    return _from_document(src, parse_document(src, path), path.parent, over, allow_outside)
