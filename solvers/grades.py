@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 
 import mpmath
 import numpy as np
-from scipy import optimize
 
 
 @dataclass(frozen=True)
@@ -268,6 +267,8 @@ def _lbfgsb(objective, x0: np.ndarray, bounds: list, restarts: int = 10, deadlin
         if time.monotonic() > deadline:
             raise StopIteration
 
+    from scipy import optimize  # a cross-check only: the default path does not pay for importing SciPy
+
     def run(x: np.ndarray):
         return optimize.minimize(
             objective, x, jac=True, method="L-BFGS-B", bounds=bounds, options=options, callback=stop_at_deadline
@@ -460,6 +461,38 @@ def kkt_residuals(
         )
 
 
+def bracketed_root(f, lo: float, hi: float, *, rtol: float = 1e-14, max_evaluations: int = 400) -> float:
+    """The zero of a continuous ``f`` with ``f(lo) < 0 <= f(hi)``, to ``rtol`` relative to ``hi``.
+
+    Regula falsi with the Illinois modification (superlinear, and both ends of the bracket move),
+    falling back to bisection when the secant leaves the bracket. The bracket always holds the
+    zero, so the answer is within ``rtol * hi`` of it: the precision SciPy's brentq was asked for
+    here, without importing SciPy on the default path.
+    """
+    flo, fhi = f(lo), f(hi)
+    if not (flo < 0 <= fhi):
+        raise ValueError("bracketed_root needs f(lo) < 0 <= f(hi)")
+    side = 0
+    for _ in range(max_evaluations):
+        if hi - lo <= rtol * abs(hi):
+            break
+        x = (lo * fhi - hi * flo) / (fhi - flo)
+        if not lo < x < hi:
+            x = 0.5 * (lo + hi)
+        fx = f(x)
+        if fx < 0:
+            lo, flo = x, fx
+            if side == -1:
+                fhi /= 2
+            side = -1
+        else:
+            hi, fhi = x, fx
+            if side == 1:
+                flo /= 2
+            side = 1
+    return 0.5 * (lo + hi)
+
+
 def epsilon_max(alpha: np.ndarray, tau: np.ndarray, v: np.ndarray, lam: float, *, log_lam: float | None = None) -> float:
     """sup{eps > 0 : Lambda(eps v) < 1} along direction v (grades), finite when v is not constant;
     0 when <v, alpha - tau> <= 0 (the ray does not enter Q+). Prop 8 (iv).
@@ -493,7 +526,7 @@ def epsilon_max(alpha: np.ndarray, tau: np.ndarray, v: np.ndarray, lam: float, *
         lo /= 2
         if lo < 1e-300:
             return 0.0  # the admissible part of the ray is below double resolution
-    s_max = float(optimize.brentq(f, lo, hi, xtol=1e-300, rtol=1e-14))
+    s_max = bracketed_root(f, lo, hi, rtol=1e-14)
     eps = s_max / (2 * log_lam) / scale
     if not math.isfinite(eps):
         raise ValueError("eps_max exceeds the double range")

@@ -5,6 +5,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from attncert.certificates.frontends.cli import main
 from attncert.certificates.frontends.grades_output import table3_values
@@ -203,3 +205,23 @@ def test_regularized_mode_tends_to_the_unclipped_optimum_as_nu_vanishes():
     assert values[2] == pytest.approx(r["lambda_star"], rel=1e-4)
     clipped = gs.solve_regularized(r["a"], r["s"], 1e-8, 1 / 64, 2.0)
     assert clipped.value == pytest.approx(r["lambda_star_c"], rel=1e-4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    root=st.floats(min_value=1e-3, max_value=1e3),
+    power=st.sampled_from([1.0, 3.0, 0.5]),
+    scale=st.floats(min_value=1e-200, max_value=1e200),
+)
+def test_bracketed_root_agrees_with_brentq(root, power, scale):
+    from scipy.optimize import brentq
+
+    from attncert.solvers.grades import bracketed_root
+
+    def f(x: float) -> float:
+        return scale * (x**power - root**power)
+
+    lo, hi = root / 3, root * 2
+    ours = bracketed_root(f, lo, hi, rtol=1e-14)
+    assert abs(ours - brentq(f, lo, hi, xtol=1e-300, rtol=1e-14)) <= 4e-14 * hi
+    assert abs(ours - root) <= 4e-14 * hi

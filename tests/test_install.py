@@ -76,6 +76,19 @@ def test_help_imports_nothing_numerical(tmp_path):
     assert "HEAVY []" in proc.stdout, proc.stdout[-500:] + proc.stderr[-500:]
 
 
+def test_grades_on_a_profile_imports_neither_scipy_nor_sympy(tmp_path):
+    """The start-up target of `attncert grades PROFILE` (benchmarks/startup.py) rests on this."""
+    profile = ROOT / "certificates" / "examples" / "profiles" / "table3_nu08_mu04.json"
+    code = (
+        "import sys\n"
+        "from attncert.certificates.frontends.cli import main\n"
+        f"assert main(['grades', {str(profile)!r}]) == 0\n"
+        "print('HEAVY', sorted(m for m in ('scipy', 'sympy', 'cvxpy') if m in sys.modules))\n"
+    )
+    proc = _run(["-c", code], tmp_path)
+    assert "HEAVY []" in proc.stdout, proc.stdout[-500:] + proc.stderr[-500:]
+
+
 def test_cli_choices_mirror_the_engines():
     from attncert.certificates.engine.model import Context, Tier
     from attncert.certificates.engine.registry import PAPERS

@@ -12,7 +12,6 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-import sympy as sp
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -20,13 +19,17 @@ from rich.text import Text
 from attncert.certificates.frontends.common import UsageError, to_jsonable
 from attncert.certificates.frontends.grades_report import GradeReport
 from attncert.solvers import grades as gs
-from attncert.theory import gllm
 
 TABLE3_ROWS = ((0.8, 0.4), (0.7, 0.3), (0.6, 0.3), (0.5, 0.2))  # gllm.md §3.5: (0.7, 0.3) is [R?]
 
 
 def table3_values(nu: float, mu: float, clip: float = 2.0, levels: int = 4, d_k: float = 64.0) -> dict:
     """One row of GLLM Table 3 from geometric profiles (Cor 3 + Prop 10/11 on L levels)."""
+    # SymPy only here: `attncert grades PROFILE` should not pay for importing it.
+    import sympy as sp
+
+    from attncert.theory import gllm
+
     a, s = (np.array([float(x) for x in v]) for v in gllm.geometric_profiles(sp.Rational(str(nu)), sp.Rational(str(mu)), levels))
     unclipped = gs.bhattacharyya(a, s) ** 2
     sol = gs.solve_clipped(a, s, clip)
