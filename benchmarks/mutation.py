@@ -34,6 +34,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tomllib
 import xml.etree.ElementTree as ET
@@ -52,8 +53,8 @@ COPIED = ("attncert", *SUBPACKAGES, "tests", "notebooks", "examples", "README.md
 #: the fast test files run against a mutant that no certificate caught
 TESTS = {
     "plga": ("tests/test_defaults.py",),
-    "gllm": ("tests/test_grades.py", "tests/test_defaults.py"),
-    "psa": ("tests/test_phase.py", "tests/test_backend.py", "tests/test_defaults.py"),
+    "gllm": ("tests/test_defaults.py", "tests/test_grades.py"),
+    "psa": ("tests/test_defaults.py", "tests/test_backend.py", "tests/test_phase.py", "tests/test_executors.py"),
 }
 STATUSES = ("killed", "timeout", "survived", "equivalent", "invalid")
 
@@ -83,12 +84,16 @@ class Outcome:
 
 @dataclass
 class Baseline:
-    """What already misses its expected verdict on the unmutated copy (per paper)."""
+    """What misses (or reaches) its expected verdict on the unmutated copy. Filled up front by
+    ``baseline`` (the whole quick tier and the tests), or lazily by ``confirm``, one certificate at
+    a time, as mutants name them."""
 
     failing_certificates: set[str] = field(default_factory=set)
+    passing_certificates: set[str] = field(default_factory=set)
     failing_tests: set[str] = field(default_factory=set)
     durations: dict[str, float] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
 
 # --- the catalogue --------------------------------------------------------------------------------
@@ -191,6 +196,7 @@ def snapshot(root: Path, scratch: Path) -> Path:
     shared = find_shared(root)
     if shared is not None:
         (tree / "shared").symlink_to(shared)
+    shutil.copy2(Path(__file__).resolve(), scratch / "worker.py")
     return tree
 
 
@@ -198,6 +204,8 @@ def import_root(tree: Path, scratch: Path, m: Mutation | None) -> Path:
     """An import root whose ``attncert`` is the copy, with ``m`` applied (None: unmutated)."""
     top = scratch / "mutants" / (m.name if m else "_baseline")
     pkg = top / "attncert"
+    if m is None and pkg.is_dir():
+        return top
     pkg.mkdir(parents=True)
     for f in (tree / "attncert").glob("*.py"):
         (pkg / f.name).symlink_to(f)
@@ -227,7 +235,7 @@ def _run_worker(top: Path, request: dict, timeout: float) -> dict:
     req = top / "request.json"
     req.write_text(json.dumps(request))
     proc = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--worker", str(req)],
+        [sys.executable, str(top.parents[1] / "worker.py"), "--worker", str(req)],
         env=_env(top),
         cwd=top,
         capture_output=True,
@@ -241,20 +249,56 @@ def _run_worker(top: Path, request: dict, timeout: float) -> dict:
     return json.loads(out.read_text())
 
 
-def _run_tests(top: Path, tree: Path, files: Iterable[str], timeout: float) -> set[str] | str:
-    """Test ids that fail (or error) under pytest, or a string when pytest itself could not run."""
-    files = [f for f in dict.fromkeys(files) if (tree / f).is_file()]
-    if not files:
+#: a pytest plugin, written into the mutant's root: refuse to test anything but the mutant
+_IMPORT_CHECK = """from pathlib import Path
+
+
+def pytest_sessionstart(session):
+    import attncert.solvers
+    import attncert.theory
+
+    here = Path(__file__).parent
+    for module in (attncert.theory, attncert.solvers):
+        if here not in Path(module.__file__).parents:
+            raise RuntimeError(f"{module.__name__} imported from {module.__file__}, not from the mutant {here}")
+"""
+
+
+def _check_import_root(top: Path) -> None:
+    """Stop when ``attncert`` (the worker's import) does not come from the mutant's root ``top``
+    (an editable install of the source tree must never stand in for the mutant)."""
+    import attncert.solvers
+    import attncert.theory
+
+    for module in (attncert.theory, attncert.solvers):
+        if top not in Path(module.__file__).parents:
+            raise RuntimeError(f"{module.__name__} imported from {module.__file__}, not from {top}")
+
+
+def _run_tests(top: Path, tree: Path, files: Iterable[str], timeout: float, known: Iterable[str] | None = None) -> set[str] | str:
+    """Test ids that fail (or error) under pytest, or a string when pytest itself could not run.
+
+    pytest runs from the import root ``top`` (so ``attncert`` is the mutant's, which a plugin
+    checks) on the copy's test files. For a mutant, ``known`` lists the tests that already fail on
+    the baseline: they are deselected and the run stops at the first failure. The baseline run
+    passes ``known=None`` to see every failure.
+    """
+    paths = [str(tree / f) for f in dict.fromkeys(files) if (tree / f).is_file()]
+    if not paths:
         return set()
     report = top / "junit.xml"
-    cmd = [sys.executable, "-m", "pytest", "-q", "-m", "not slow", "-p", "no:cacheprovider", f"--junitxml={report}", *files]
-    proc = subprocess.run(cmd, env=_env(top), cwd=tree, capture_output=True, text=True, timeout=timeout)
+    (top / "_mutant_import_check.py").write_text(_IMPORT_CHECK)
+    cmd = [sys.executable, "-m", "pytest", "-q", "-m", "not slow", "-p", "no:cacheprovider", "-p", "_mutant_import_check"]
+    cmd += [f"--rootdir={tree}", "-c", str(tree / "pyproject.toml"), f"--junitxml={report}"]
+    if known is not None:
+        cmd += ["-x", *(f"--deselect={t}" for t in known)]
+    proc = subprocess.run([*cmd, *paths], env=_env(top), cwd=top, capture_output=True, text=True, timeout=timeout)
     if not report.is_file():
         return f"pytest exited {proc.returncode} without a report"
     failing = set()
     for case in ET.parse(report).getroot().iter("testcase"):
         if case.find("failure") is not None or case.find("error") is not None:
-            failing.add(f"{case.get('classname')}::{case.get('name')}")
+            failing.add(f"{case.get('classname').replace('.', '/')}.py::{case.get('name')}")
     if proc.returncode not in (0, 1):
         failing.add(f"pytest exit status {proc.returncode}")
     return failing
@@ -269,13 +313,27 @@ def baseline(tree: Path, scratch: Path, papers: Sequence[str], timeout: float) -
         if "crashed" in result:
             raise RuntimeError(f"the unmutated tree does not run ({paper}): {result['crashed']}")
         base.failing_certificates |= set(result["failing"])
+        base.passing_certificates |= set(result["verdicts"]) - set(result["failing"])
         base.durations.update(result["durations"])
-        tests = _run_tests(top, tree, TESTS[paper], timeout)
+        tests = _run_tests(top, tree, TESTS[paper], timeout, known=None)
         if isinstance(tests, str):
             raise RuntimeError(f"the unmutated tests do not run ({paper}): {tests}")
         base.failing_tests |= tests
         base.seconds[paper] = time.perf_counter() - start
     return base
+
+
+def confirm(cert_id: str, tree: Path, scratch: Path, base: Baseline, timeout: float) -> bool:
+    """Whether ``cert_id`` reaches its expected verdict on the unmutated copy (run once, then cached)."""
+    with base.lock:
+        if cert_id not in base.passing_certificates | base.failing_certificates:
+            paper = cert_id.split(".", 1)[0]
+            request = {"papers": [paper], "only": [cert_id], "baseline": [], "subjects": [], "stop_early": False}
+            result = _run_worker(import_root(tree, scratch, None), request, timeout)
+            if "crashed" in result:
+                raise RuntimeError(f"the unmutated tree does not run: {result['crashed']}")
+            (base.failing_certificates if result["failing"] else base.passing_certificates).add(cert_id)
+        return cert_id in base.passing_certificates
 
 
 def judge(m: Mutation, tree: Path, scratch: Path, base: Baseline, timeout: float, run_tests: bool = True) -> Outcome:
@@ -289,22 +347,26 @@ def judge(m: Mutation, tree: Path, scratch: Path, base: Baseline, timeout: float
         return Outcome(m, "invalid", detail=str(exc))
     request = {
         "papers": list(m.papers),
-        "baseline": sorted(base.failing_certificates),
+        "baseline": [],
         "durations": base.durations,
         "subjects": subjects(m, tree),
         "stop_early": True,
     }
     try:
-        result = _run_worker(top, request, timeout)
-        if "crashed" in result:
-            return Outcome(m, "killed", "import", result["crashed"], time.perf_counter() - start)
-        new = [c for c in result["failing"] if c not in base.failing_certificates]
-        if new:
-            detail = f"{result['verdicts'][new[0]]} [certificate {len(result['verdicts'])} tried]"
-            return Outcome(m, "killed", new[0], detail, time.perf_counter() - start)
+        while True:
+            request["baseline"] = sorted(base.failing_certificates)
+            result = _run_worker(top, request, timeout)
+            if "crashed" in result:
+                return Outcome(m, "killed", "import", result["crashed"], time.perf_counter() - start)
+            new = [c for c in result["failing"] if c not in base.failing_certificates]
+            if not new:
+                break
+            if confirm(new[0], tree, scratch, base, timeout):
+                detail = f"{result['verdicts'][new[0]]} [certificate {len(result['verdicts'])} tried]"
+                return Outcome(m, "killed", new[0], detail, time.perf_counter() - start)
         if run_tests:
             files = [f for p in m.papers for f in TESTS[p]]
-            failing = _run_tests(top, tree, files, timeout)
+            failing = _run_tests(top, tree, files, timeout, known=base.failing_tests)
             if isinstance(failing, str):
                 return Outcome(m, "killed", "pytest", failing, time.perf_counter() - start)
             new_tests = sorted(failing - base.failing_tests)
@@ -329,9 +391,14 @@ def run(
     jobs: int = 2,
     timeout: float | None = None,
     run_tests: bool = True,
+    full_baseline: bool = True,
     progress=None,
 ) -> tuple[list[Outcome], Baseline]:
-    """Judge every mutation against the baseline of a fresh scratch copy of ``root``."""
+    """Judge every mutation against the baseline of a fresh scratch copy of ``root``: the whole
+    quick tier and tests up front (``full_baseline``), or only the certificates that mutants name
+    (certificates only: a lazy baseline has no test baseline, so it needs ``run_tests=False``)."""
+    if run_tests and not full_baseline:
+        raise ValueError("judging by tests needs the full baseline")
     problems = catalogue_problems(mutations, root)
     if problems:
         raise ValueError("the mutation catalogue does not match the source:\n" + "\n".join(problems))
@@ -339,7 +406,7 @@ def run(
     with tempfile.TemporaryDirectory(prefix="attncert-mutation-") as tmp:
         scratch = Path(tmp)
         tree = snapshot(root, scratch)
-        base = baseline(tree, scratch, papers, timeout or 900.0)
+        base = baseline(tree, scratch, papers, timeout or 900.0) if full_baseline else Baseline()
         limit = timeout or max(120.0, 4 * max(base.seconds.values(), default=30.0))
 
         def one(m: Mutation) -> Outcome:
@@ -364,10 +431,12 @@ def _worker(request_path: Path) -> None:
     from attncert.certificates.engine.runner import run_one
 
     request = json.loads(request_path.read_text())
+    _check_import_root(request_path.parent)
     known_bad = set(request["baseline"])
     durations = request.get("durations", {})
     names = request["subjects"]
-    certs = [c for paper in request["papers"] for c in select(paper=paper, tier=Tier.QUICK)]
+    only = set(request.get("only") or ())
+    certs = [c for paper in request["papers"] for c in select(paper=paper, tier=Tier.QUICK) if not only or c.id in only]
 
     def relevance(cert) -> tuple[int, float]:
         try:
@@ -419,7 +488,7 @@ def report(outcomes: Sequence[Outcome], base: Baseline, wall: float) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("-k", dest="pattern", help="only mutations whose name contains PATTERN")
+    parser.add_argument("-k", dest="pattern", help="only mutations whose name contains PATTERN (several: comma-separated)")
     parser.add_argument("--jobs", type=int, default=2, help="mutants run in parallel (default 2)")
     parser.add_argument("--timeout", type=float, help="seconds per mutant (default 4x the slowest baseline paper)")
     parser.add_argument("--no-tests", action="store_true", help="judge by certificates only")
@@ -432,7 +501,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     mutations = load_mutations()
     if args.pattern:
-        mutations = [m for m in mutations if args.pattern in m.name]
+        parts = [p for p in args.pattern.split(",") if p]
+        mutations = [m for m in mutations if any(p in m.name for p in parts)]
     problems = catalogue_problems(mutations)
     if args.check or problems:
         print("\n".join(problems) or f"{len(mutations)} mutations, every snippet matches exactly once")
