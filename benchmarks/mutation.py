@@ -34,11 +34,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import tomllib
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,7 +53,7 @@ COPIED = ("attncert", *SUBPACKAGES, "tests", "notebooks", "examples", "README.md
 TESTS = {
     "plga": ("tests/test_defaults.py",),
     "gllm": ("tests/test_defaults.py", "tests/test_grades.py"),
-    "psa": ("tests/test_defaults.py", "tests/test_backend.py", "tests/test_phase.py", "tests/test_executors.py"),
+    "psa": ("tests/test_defaults.py", "tests/test_backend.py", "tests/test_phase.py"),
 }
 STATUSES = ("killed", "timeout", "survived", "equivalent", "invalid")
 
@@ -67,6 +66,7 @@ class Mutation:
     replace: str
     papers: tuple[str, ...]
     equivalent: str | None = None
+    tests: tuple[str, ...] = ()  # test files beyond the papers' fast ones
 
     @property
     def package(self) -> str:
@@ -84,16 +84,12 @@ class Outcome:
 
 @dataclass
 class Baseline:
-    """What misses (or reaches) its expected verdict on the unmutated copy. Filled up front by
-    ``baseline`` (the whole quick tier and the tests), or lazily by ``confirm``, one certificate at
-    a time, as mutants name them."""
+    """What misses (or reaches) its expected verdict on the unmutated copy."""
 
     failing_certificates: set[str] = field(default_factory=set)
-    passing_certificates: set[str] = field(default_factory=set)
     failing_tests: set[str] = field(default_factory=set)
     durations: dict[str, float] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
 
 # --- the catalogue --------------------------------------------------------------------------------
@@ -109,6 +105,7 @@ def load_mutations(path: Path = CATALOGUE) -> list[Mutation]:
             replace=e["replace"],
             papers=tuple(e["papers"]),
             equivalent=e.get("equivalent"),
+            tests=tuple(e.get("tests", ())),
         )
         for e in entries
     ]
@@ -313,7 +310,6 @@ def baseline(tree: Path, scratch: Path, papers: Sequence[str], timeout: float) -
         if "crashed" in result:
             raise RuntimeError(f"the unmutated tree does not run ({paper}): {result['crashed']}")
         base.failing_certificates |= set(result["failing"])
-        base.passing_certificates |= set(result["verdicts"]) - set(result["failing"])
         base.durations.update(result["durations"])
         tests = _run_tests(top, tree, TESTS[paper], timeout, known=None)
         if isinstance(tests, str):
@@ -321,19 +317,6 @@ def baseline(tree: Path, scratch: Path, papers: Sequence[str], timeout: float) -
         base.failing_tests |= tests
         base.seconds[paper] = time.perf_counter() - start
     return base
-
-
-def confirm(cert_id: str, tree: Path, scratch: Path, base: Baseline, timeout: float) -> bool:
-    """Whether ``cert_id`` reaches its expected verdict on the unmutated copy (run once, then cached)."""
-    with base.lock:
-        if cert_id not in base.passing_certificates | base.failing_certificates:
-            paper = cert_id.split(".", 1)[0]
-            request = {"papers": [paper], "only": [cert_id], "baseline": [], "subjects": [], "stop_early": False}
-            result = _run_worker(import_root(tree, scratch, None), request, timeout)
-            if "crashed" in result:
-                raise RuntimeError(f"the unmutated tree does not run: {result['crashed']}")
-            (base.failing_certificates if result["failing"] else base.passing_certificates).add(cert_id)
-        return cert_id in base.passing_certificates
 
 
 def judge(m: Mutation, tree: Path, scratch: Path, base: Baseline, timeout: float, run_tests: bool = True) -> Outcome:
@@ -347,25 +330,21 @@ def judge(m: Mutation, tree: Path, scratch: Path, base: Baseline, timeout: float
         return Outcome(m, "invalid", detail=str(exc))
     request = {
         "papers": list(m.papers),
-        "baseline": [],
+        "baseline": sorted(base.failing_certificates),
         "durations": base.durations,
         "subjects": subjects(m, tree),
         "stop_early": True,
     }
     try:
-        while True:
-            request["baseline"] = sorted(base.failing_certificates)
-            result = _run_worker(top, request, timeout)
-            if "crashed" in result:
-                return Outcome(m, "killed", "import", result["crashed"], time.perf_counter() - start)
-            new = [c for c in result["failing"] if c not in base.failing_certificates]
-            if not new:
-                break
-            if confirm(new[0], tree, scratch, base, timeout):
-                detail = f"{result['verdicts'][new[0]]} [certificate {len(result['verdicts'])} tried]"
-                return Outcome(m, "killed", new[0], detail, time.perf_counter() - start)
+        result = _run_worker(top, request, timeout)
+        if "crashed" in result:
+            return Outcome(m, "killed", "import", result["crashed"], time.perf_counter() - start)
+        new = [c for c in result["failing"] if c not in base.failing_certificates]
+        if new:
+            detail = f"{result['verdicts'][new[0]]} [certificate {len(result['verdicts'])} tried]"
+            return Outcome(m, "killed", new[0], detail, time.perf_counter() - start)
         if run_tests:
-            files = [f for p in m.papers for f in TESTS[p]]
+            files = [*(f for p in m.papers for f in TESTS[p]), *m.tests]
             failing = _run_tests(top, tree, files, timeout, known=base.failing_tests)
             if isinstance(failing, str):
                 return Outcome(m, "killed", "pytest", failing, time.perf_counter() - start)
@@ -391,14 +370,10 @@ def run(
     jobs: int = 2,
     timeout: float | None = None,
     run_tests: bool = True,
-    full_baseline: bool = True,
     progress=None,
 ) -> tuple[list[Outcome], Baseline]:
-    """Judge every mutation against the baseline of a fresh scratch copy of ``root``: the whole
-    quick tier and tests up front (``full_baseline``), or only the certificates that mutants name
-    (certificates only: a lazy baseline has no test baseline, so it needs ``run_tests=False``)."""
-    if run_tests and not full_baseline:
-        raise ValueError("judging by tests needs the full baseline")
+    """Judge every mutation against the baseline (the whole quick tier of the affected papers and
+    their tests) of a fresh scratch copy of ``root``."""
     problems = catalogue_problems(mutations, root)
     if problems:
         raise ValueError("the mutation catalogue does not match the source:\n" + "\n".join(problems))
@@ -406,7 +381,7 @@ def run(
     with tempfile.TemporaryDirectory(prefix="attncert-mutation-") as tmp:
         scratch = Path(tmp)
         tree = snapshot(root, scratch)
-        base = baseline(tree, scratch, papers, timeout or 900.0) if full_baseline else Baseline()
+        base = baseline(tree, scratch, papers, timeout or 900.0)
         limit = timeout or max(120.0, 4 * max(base.seconds.values(), default=30.0))
 
         def one(m: Mutation) -> Outcome:
@@ -416,8 +391,63 @@ def run(
             return outcome
 
         with ThreadPoolExecutor(max_workers=max(jobs, 1)) as pool:
-            outcomes = list(pool.map(one, mutations))
-    return outcomes, base
+            outcomes = list(pool.map(one, interleaved(mutations)))
+    return sorted(outcomes, key=lambda o: mutations.index(o.mutation)), base
+
+
+def interleaved(mutations: Sequence[Mutation]) -> list[Mutation]:
+    """The mutations taken in turn from each file, so that a partial run samples every file."""
+    by_file: dict[str, list[Mutation]] = {}
+    for m in mutations:
+        by_file.setdefault(m.file, []).append(m)
+    columns = list(by_file.values())
+    return [col[i] for i in range(max(map(len, columns), default=0)) for col in columns if i < len(col)]
+
+
+def run_targeted(
+    killers: Mapping[str, str], *, root: Path = ROOT, jobs: int = 2, timeout: float = 300.0
+) -> dict[str, tuple[bool, str]]:
+    """For each ``mutation name -> certificate id``: whether that certificate reaches its expected
+    verdict on the unmutated copy and misses it on the mutant. One worker runs all the named
+    certificates on the baseline, then one worker per mutant runs its certificate (the CI subset).
+    Returns ``name -> (killed, what happened)``."""
+    mutations = {m.name: m for m in load_mutations() if m.name in killers}
+    missing = sorted(set(killers) - set(mutations))
+    problems = catalogue_problems(list(mutations.values()), root) + [f"{n}: no such mutation" for n in missing]
+    if problems:
+        raise ValueError("the mutation catalogue does not match the source:\n" + "\n".join(problems))
+    with tempfile.TemporaryDirectory(prefix="attncert-mutation-") as tmp:
+        scratch = Path(tmp)
+        tree = snapshot(root, scratch)
+        certs = sorted(set(killers.values()))
+        papers = sorted({c.split(".", 1)[0] for c in certs})
+        request = {"papers": papers, "only": certs, "baseline": [], "subjects": [], "stop_early": False}
+        base = _run_worker(import_root(tree, scratch, None), request, timeout)
+        if "crashed" in base:
+            raise RuntimeError(f"the unmutated tree does not run: {base['crashed']}")
+        unknown = set(certs) - set(base["verdicts"])
+        if unknown:
+            raise ValueError(f"no quick-tier certificate named {sorted(unknown)}")
+
+        def one(name: str) -> tuple[str, tuple[bool, str]]:
+            cert = killers[name]
+            if cert in base["failing"]:
+                return name, (False, f"{cert} already misses its verdict on the baseline: {base['verdicts'][cert]}")
+            top = import_root(tree, scratch, mutations[name])
+            paper = cert.split(".", 1)[0]
+            req = {"papers": [paper], "only": [cert], "baseline": [], "subjects": [], "stop_early": False}
+            try:
+                result = _run_worker(top, req, timeout)
+            except subprocess.TimeoutExpired:
+                return name, (True, f"timeout after {timeout:.0f} s")
+            finally:
+                shutil.rmtree(top, ignore_errors=True)
+            if "crashed" in result:
+                return name, (True, result["crashed"])
+            return name, (cert in result["failing"], result["verdicts"][cert])
+
+        with ThreadPoolExecutor(max_workers=max(jobs, 1)) as pool:
+            return dict(pool.map(one, list(killers)))
 
 
 # --- the worker (runs inside the mutant's import root) ----------------------------------------------
@@ -450,6 +480,8 @@ def _worker(request_path: Path) -> None:
     ctx = Context()
     failing, verdicts, took = [], {}, {}
     for cert in sorted(certs, key=relevance):
+        if request["stop_early"] and cert.id in known_bad:
+            continue  # already red on the baseline: it cannot kill this mutant
         result = run_one(cert, ctx)
         verdicts[cert.id] = f"{result.verdict} (expected {cert.expected}): {result.outcome.evidence.summary}"[:300]
         took[cert.id] = result.outcome.duration_s
