@@ -355,12 +355,13 @@ def judge(m: Mutation, tree: Path, scratch: Path, base: Baseline, timeout: float
         return Outcome(m, "timeout", "time limit", f"> {timeout:.0f} s", time.perf_counter() - start)
     finally:
         shutil.rmtree(top, ignore_errors=True)
-    return Outcome(
-        m,
-        "survived",
-        detail=f"quick tier of {', '.join(m.papers)} and {'tests' if run_tests else 'no tests'}",
-        seconds=time.perf_counter() - start,
+    red = [c for c in result["relevant"] if c in base.failing_certificates]
+    green = [c for c in result["relevant"] if c not in base.failing_certificates]
+    detail = (
+        f"certificates whose check names the mutated code: green and blind to it: {', '.join(green) or 'none'}; "
+        f"red on the baseline already: {', '.join(red) or 'none'}"
     )
+    return Outcome(m, "survived", detail=detail, seconds=time.perf_counter() - start)
 
 
 def run(
@@ -489,7 +490,8 @@ def _worker(request_path: Path) -> None:
             failing.append(cert.id)
             if request["stop_early"] and cert.id not in known_bad:
                 break
-    out = {"failing": failing, "verdicts": verdicts, "durations": took}
+    relevant = [c.id for c in certs if relevance(c)[0] == 0]
+    out = {"failing": failing, "verdicts": verdicts, "durations": took, "relevant": relevant}
     request_path.with_name("result.json").write_text(json.dumps(out))
 
 
