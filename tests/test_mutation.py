@@ -1,0 +1,149 @@
+"""The mutation harness (issue 11, section 1): the catalogue stays honest, and a fixed sample of
+mutations across the three papers is killed by the quick tier.
+
+The whole catalogue runs as a benchmark (``python benchmarks/mutation.py``, results in
+``benchmarks/README.md``); here only the cheap checks and the CI subset run.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load_harness():
+    spec = importlib.util.spec_from_file_location("attncert_mutation_harness", ROOT / "benchmarks" / "mutation.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses resolve their module by name
+    spec.loader.exec_module(module)
+    return module
+
+
+harness = _load_harness()
+MUTATIONS = harness.load_mutations()
+
+#: the CI subset: representative mutations of the three papers (constants, operators, exponents,
+#: clip bounds, the RoPE twirl pair, L = ln(T - 1), score-model and solver code), each with the
+#: quick-tier certificate that kills it in the full run (benchmarks/README.md)
+CI_KILLERS = {
+    "psa_crossover_factor": "psa.crossover_printed_values",
+    "psa_L_is_ln_T_minus_1": "psa.crossover_printed_values",
+    "psa_coriolis_sign": "psa.table39_coriolis_theory_column",
+    "psa_int8_levels": "psa.table12_int8_rows",
+    "psa_overhead_fraction": "psa.table11_overhead_values",
+    "sm_argmax_factor": "psa.plateau_quadrature_matches_argmax_mc",
+    "po_incremental_carry": "psa.incremental_decoding_equals_full_recompute",
+    "gr_value_square": "gllm.table3_rows",
+    "gr_g_clip_bound": "gllm.table3_rows",
+    "sp_attend_scale": "plga.plga_with_identity_operator_is_sdpa",
+    "sp_decoder_scale": "plga.decoder_with_identity_operator_is_sdpa",
+    "tp_twirl_constant_pair": "plga.twirl_printed_values",
+}
+
+#: public names of theory/ and solvers/ without a mutation, and why none is useful
+EXEMPT = {
+    "solvers/backend.py": {"BackendUnavailable": "an exception class, no behaviour"},
+    "solvers/sweep.py": {"ExecutorUnavailable": "an exception class, no behaviour"},
+    "solvers/phase.py": {
+        "Sweep": "a data class, no behaviour",
+        "PointSummary": "a data class, no behaviour",
+        "Statistics": "a data class, no behaviour",
+    },
+    "solvers/score_quadrature.py": {"QuadratureResult": "a data class, no behaviour"},
+}
+
+
+def public_names(path: Path) -> set[str]:
+    """Top-level public functions and classes of ``path`` and the public methods of its classes."""
+    names = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_"):
+            names.add(node.name)
+            if isinstance(node, ast.ClassDef):
+                names |= {
+                    f"{node.name}.{f.name}" for f in node.body if isinstance(f, ast.FunctionDef) and not f.name.startswith("_")
+                }
+    return names
+
+
+def mutated_names(m) -> set[str]:
+    """The top-level function or class (and method) whose source contains ``m``'s snippet."""
+    text = (ROOT / m.file).read_text()
+    line = text[: text.index(m.find)].count("\n") + 1
+    out = set()
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef) and node.lineno <= line <= node.end_lineno:
+            out.add(node.name)
+            if isinstance(node, ast.ClassDef):
+                out |= {
+                    f"{node.name}.{f.name}"
+                    for f in node.body
+                    if isinstance(f, ast.FunctionDef) and f.lineno <= line <= f.end_lineno
+                }
+    return out
+
+
+def test_every_snippet_matches_the_source_exactly_once():
+    assert harness.catalogue_problems(MUTATIONS) == []
+
+
+def test_the_catalogue_is_large_and_spread_over_the_papers():
+    assert len(MUTATIONS) >= 80
+    for paper in harness.PAPERS:
+        assert sum(paper in m.papers for m in MUTATIONS) >= 20, paper
+    for m in MUTATIONS:
+        if m.equivalent:
+            assert len(m.equivalent) > 30, f"{m.name}: say why the mutation cannot change a result"
+
+
+def test_every_public_function_of_theory_and_solvers_is_mutated():
+    covered: dict[str, set[str]] = {}
+    for m in MUTATIONS:
+        covered.setdefault(m.file, set()).update(mutated_names(m))
+    stale = [f"{f}: {n}" for f, names in EXEMPT.items() for n in names if n in covered.get(f, set())]
+    assert not stale, f"exempt but mutated: {stale}"
+    missing = []
+    for path in sorted([*ROOT.glob("theory/*.py"), *ROOT.glob("solvers/*.py")]):
+        rel = path.relative_to(ROOT).as_posix()
+        missing += [f"{rel}: {n}" for n in sorted(public_names(path) - covered.get(rel, set()) - set(EXEMPT.get(rel, {})))]
+    assert not missing, "public functions without a mutation (add one to benchmarks/mutations.toml):\n" + "\n".join(missing)
+
+
+def test_mutants_live_in_a_scratch_copy_and_never_touch_the_source():
+    m = next(m for m in MUTATIONS if m.name == "psa_crossover_factor")
+    before = (ROOT / m.file).read_text()
+    with tempfile.TemporaryDirectory() as tmp:
+        scratch = Path(tmp)
+        tree = harness.snapshot(ROOT, scratch)
+        top = harness.import_root(tree, scratch, m)
+        mutant = (top / "attncert" / m.file).read_text()
+        assert mutant == before.replace(m.find, m.replace) != before
+        assert (top / "attncert" / "certificates").resolve() == (tree / "certificates").resolve()
+    assert (ROOT / m.file).read_text() == before
+
+
+def test_a_snippet_that_no_longer_matches_stops_the_harness():
+    m = next(m for m in MUTATIONS if m.name == "psa_crossover_factor")
+    stale = harness.Mutation(m.name, m.file, m.find + " # gone", m.replace, m.papers)
+    assert harness.catalogue_problems([stale]) == [
+        f"{m.name}: snippet found 0 times in {m.file} (must be exactly once): {stale.find!r}"
+    ]
+    with pytest.raises(ValueError, match="does not match the source"):
+        harness.run([stale])
+
+
+def test_the_ci_subset_is_killed_by_the_quick_tier():
+    """Each mutant of the subset makes its certificate leave the expected verdict, and that
+    certificate reaches its verdict on the unmutated copy."""
+    assert {m.split("_", 1)[0] for m in CI_KILLERS} >= {"psa", "sm", "po", "gr", "sp", "tp"}
+    assert {c.split(".", 1)[0] for c in CI_KILLERS.values()} == set(harness.PAPERS)
+    outcomes = harness.run_targeted(CI_KILLERS, jobs=2)
+    survivors = [f"{name}: {CI_KILLERS[name]} {what}" for name, (killed, what) in outcomes.items() if not killed]
+    assert not survivors, "\n".join(survivors)
