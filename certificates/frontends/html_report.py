@@ -153,11 +153,14 @@ def grade_figure(path: Path) -> None:
     import numpy as np
 
     from attncert.certificates.frontends.grades_output import TABLE3_ROWS, table3_values
+    from attncert.solvers.grades import solve_clipped
 
     clips = np.linspace(1.0, 6.0, 41)
     fig, ax = plt.subplots(figsize=(5.2, 3.8))
     for nu, mu in TABLE3_ROWS:
-        ax.plot(clips, [table3_values(nu, mu, float(C))["gain"] for C in clips], label=f"(nu, mu) = ({nu}, {mu})")
+        row = table3_values(nu, mu)  # the exact geometric profiles, built once per row
+        gains = [solve_clipped(row["a"], row["s"], float(C)).gain for C in clips]
+        ax.plot(clips, gains, label=f"(nu, mu) = ({nu}, {mu})")
     ax.axvline(2.0, color="k", lw=0.8, ls=":")
     ax.set(xlabel="clip C", ylabel="token gain 1/Lambda*_C", title="GLLM grade selection (L = 4)")
     ax.legend(fontsize=8)
