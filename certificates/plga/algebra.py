@@ -137,6 +137,8 @@ def rank_one(ctx: Context, *, power_law) -> Evidence:
             sp.expand(A.charpoly(lam).as_expr() - lam**2 * (lam - s)),
         ),
         ("cross-check d = 3: A^3 = power_law(s, 3) A", sp.expand(A**3 - power_law(s, 3) * A)),
+        ("cross-check d = 3: every row of A = 1 alpha^T is alpha^T", A - sp.Matrix([alpha, alpha, alpha])),
+        ("cross-check d = 3: A 1 = s 1", A * sp.ones(3, 1) - s * sp.ones(3, 1)),
         ("cross-check d = 64 over ZZ (random alpha): A^2 = s A", square64),
     ]
     return all_exact(
