@@ -145,7 +145,7 @@ def test_fig7_protocol_matches_its_documentation():
     line = re.search(r"--protocol fig7 +# Fig\. 7: (\d+) points x (\d+) seeds x ([\d,]+) trials", README)
     assert line, "README no longer documents the fig7 protocol"
     assert numbers(line.group(0).split("#")[1])[1:] == (len(p.d_ks) * len(p.Ts), p.seeds, p.trials)
-    assert documented(cli_default("phase", "trials").help, r"\(default (\d+)\)") == p.trials
+    assert documented(cli_default("phase", "trials").help, r"\(default (\d+)[;)]") == p.trials
 
 
 @needs_spec
@@ -165,14 +165,13 @@ def test_fig7_protocol_matches_the_spec():
 
 # --- the RoPE base ----------------------------------------------------------------------------------------
 def test_rope_base_is_ten_thousand_everywhere():
-    values = {
-        "theory.plga.rope_frequencies": default(tplga.rope_frequencies, "base"),
-        "theory.plga.twirl_constant": default(tplga.twirl_constant, "base"),
-        "theory.psa.rope_frequency": default(tpsa.rope_frequency, "base"),
-        "solvers.plga.rope_frequencies": default(splga.rope_frequencies, "base"),
-        "solvers.plga.rope_rows": default(splga.rope_rows, "base"),
-    }
-    assert set(values.values()) == {ROPE_BASE}, values
+    # One constant, theory.plga.ROPE_BASE, read at call time: every other place defaults to None ("the
+    # theory's base") or states the same number.
+    assert tplga.ROPE_BASE == ROPE_BASE
+    assert default(tpsa.rope_frequency, "base") == ROPE_BASE
+    for function in (tplga.rope_frequencies, tplga.twirl_constant, splga.rope_frequencies, splga.rope_rows):
+        assert default(function, "base") is None, f"{function.__qualname__} has its own RoPE base default"
+    assert splga.rope_rows(np.ones((2, 4)))[1] == pytest.approx(splga.rope_rows(np.ones((2, 4)), base=ROPE_BASE)[1])
     # the default is the one used: theta_{d_k/2} = base^{-(d_k - 2)/d_k} at d_k = 64
     assert tplga.rope_frequencies(64)[-1] == sp.Integer(ROPE_BASE) ** sp.Rational(-62, 64)
     assert splga.rope_frequencies(64)[-1] == pytest.approx(ROPE_BASE ** (-62 / 64), rel=1e-15)

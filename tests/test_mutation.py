@@ -40,7 +40,7 @@ CI_KILLERS = {
     "psa_overhead_fraction": "psa.table11_overhead_values",
     "sm_argmax_factor": "psa.plateau_quadrature_matches_argmax_mc",
     "po_incremental_carry": "psa.incremental_decoding_equals_full_recompute",
-    "gr_value_square": "gllm.table3_rows",
+    "gr_value_square": "gllm.clipped_solvers_agree",
     "gr_g_clip_bound": "gllm.table3_rows",
     "sp_attend_scale": "plga.plga_with_identity_operator_is_sdpa",
     "sp_decoder_scale": "plga.decoder_with_identity_operator_is_sdpa",
