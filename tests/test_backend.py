@@ -14,6 +14,16 @@ def test_numpy_is_always_available_and_seeded():
     assert not np.array_equal(b.standard_normal(3, (5,)), b.standard_normal(4, (5,)))
 
 
+@pytest.mark.parametrize("name", available_backends())
+def test_to_numpy_keeps_double_precision(name):
+    """Results come back as float64 unchanged (1/3 and 1 + 2^-52 do not survive a float32 round trip)."""
+    b = get_backend(name)
+    x = np.array([1 / 3, 1 + 2.0**-52])
+    y = b.to_numpy(b.asarray(x))
+    assert y.dtype == np.float64
+    np.testing.assert_array_equal(y, x)
+
+
 def test_unknown_backend_is_rejected():
     with pytest.raises(BackendUnavailable, match="unknown backend"):
         get_backend("jax")

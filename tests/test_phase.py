@@ -10,9 +10,12 @@ from attncert.certificates.frontends.cli import main
 from attncert.solvers import score_quadrature as sq
 from attncert.solvers.backend import available_backends, get_backend
 from attncert.solvers.phase import (
+    C_HAT_REFERENCE,
     FIG7,
+    PAPER_STATISTICS,
     TAXIS,
     Protocol,
+    Sweep,
     branch,
     extract_gamma_c,
     mean_field_gamma_c,
@@ -20,7 +23,7 @@ from attncert.solvers.phase import (
     seed_for,
     summarise,
 )
-from attncert.solvers.score_model import ScoreModel, argmax_plateau_mc, softmax_mass_mc
+from attncert.solvers.score_model import ScoreModel, argmax_plateau_mc, chance, softmax_mass_mc
 
 NUMPY = get_backend("numpy")
 
@@ -35,6 +38,13 @@ SPEC_P_INF = {
     (4, 15): 0.282, (8, 15): 0.415, (16, 15): 0.617, (32, 15): 0.845, (64, 15): 0.978, (128, 15): 1.000,
     (4, 25): 0.205, (8, 25): 0.326, (16, 25): 0.528, (32, 25): 0.789, (64, 25): 0.966, (128, 25): 0.999,
 }  # fmt: skip
+# psa.md §3.4, the closed-form columns: "MF" on the mean-field points, "cond" = c-hat (2L)^{1/4}/sqrt(2), c-hat = 0.7242
+SPEC_MF = {
+    (32, 10): 0.6818, (64, 10): 0.5447, (128, 10): 0.4488,
+    (32, 15): 0.7677, (64, 15): 0.6023, (128, 15): 0.4937,
+    (32, 25): 0.8793, (64, 25): 0.6688, (128, 25): 0.5445,
+}  # fmt: skip
+SPEC_COND = {10: 0.7414, 15: 0.7762, 25: 0.8131}
 
 
 # --- extraction -------------------------------------------------------------------------------------
@@ -94,6 +104,13 @@ def test_protocol_validation(kwargs, message):
 def test_replicate_seeds_are_derived_per_task():
     assert seed_for(0, 3) == seed_for(0, 3)
     assert len({seed_for(0, i) for i in range(5)}) == 5
+
+
+def test_replicate_seeds_are_part_of_the_protocol():
+    """Replicate i of ``--seed S`` is seeded by SeedSequence([S, i]): pinned, so a published seed keeps
+    regenerating the same sweep across releases (a shifted index would silently change every run)."""
+    assert [seed_for(0, i) for i in range(3)] == [2968811710, 3964924996, 3141116543]
+    assert seed_for(11, 0) == 1926383459
 
 
 # --- engines ----------------------------------------------------------------------------------------------
@@ -164,6 +181,68 @@ def test_fig7_statistics_match_the_spec_reference(fig7_mc):
     assert stats.c_hat == pytest.approx(0.724, abs=0.005)
 
 
+def _spec_sweep(per_seed_offsets=(0.0,)) -> Sweep:
+    """A sweep whose per-point seed mean of gamma_c is the spec's §3.4 gamma_c^MC column."""
+    table = np.array([[SPEC_GAMMA_C[(d, T)] for T in FIG7.Ts] for d in FIG7.d_ks])
+    gamma_c = np.stack([table + off for off in per_seed_offsets])
+    return Sweep(FIG7, "mc", np.zeros((*gamma_c.shape, 2)), gamma_c)
+
+
+def test_summary_of_the_spec_table_reproduces_the_spec_statistics():
+    """summarise() on the spec's per-point gamma_c^MC values regenerates its reference row (psa.md §3.4):
+    c-hat 0.7242 (the *mean* of the nine condensed ratios; their median is 0.7259), r 0.9879, median
+    relative error 1.90% with denominator meas, the largest error 14% at (32, 25) where d_k/8L = 1.26,
+    Spearman rho of the error against the proximity 8L/d_k positive (0.57-0.62)."""
+    stats = summarise(_spec_sweep())
+    assert stats.c_hat == pytest.approx(0.7242, abs=5e-5)
+    assert C_HAT_REFERENCE == 0.7242
+    assert stats.mf_pearson_r == pytest.approx(0.9879, abs=5e-5)
+    assert stats.mf_median_rel_error == pytest.approx(0.0190, abs=5e-5)
+    assert 0.57 <= stats.spearman_rho <= 0.62
+    points = {(pt.d_k, pt.T): pt for pt in stats.points}
+    for (d, T), mf in SPEC_MF.items():
+        meas = SPEC_GAMMA_C[(d, T)]
+        assert points[(d, T)].rel_error == pytest.approx(abs(mf - meas) / meas, abs=2e-4), (d, T)
+    worst = max((pt for pt in stats.points if pt.branch == "mean-field"), key=lambda pt: pt.rel_error)
+    assert (worst.d_k, worst.T) == (32, 25) and round(worst.rel_error, 2) == 0.14
+    assert 1 / worst.proximity == pytest.approx(1.26, abs=5e-3)
+    assert points[(4, 10)].proximity == pytest.approx(8 * math.log(9) / 4, rel=1e-15)
+
+
+def test_condensed_predictions_use_the_condensation_constant():
+    """With c = c-hat = 0.7242 the condensed-branch prediction is the spec's "cond" column, c (2L)^{1/4}/sqrt 2."""
+    stats = summarise(_spec_sweep(), c=C_HAT_REFERENCE)
+    cond = [pt for pt in stats.points if pt.branch == "condensed"]
+    assert len(cond) == 9
+    for pt in cond:
+        meas = SPEC_GAMMA_C[(pt.d_k, pt.T)]
+        assert pt.rel_error == pytest.approx(abs(SPEC_COND[pt.T] - meas) / meas, abs=2e-4), (pt.d_k, pt.T)
+    expected = np.median([abs(SPEC_COND[pt.T] - pt.gamma_c_mean) / pt.gamma_c_mean for pt in cond])
+    assert stats.condensed_median_rel_error == pytest.approx(expected, abs=2e-4)
+
+
+def test_seed_spread_is_the_sample_standard_deviation():
+    """Per-point mean and s.d. over seeds: two seeds at meas -/+ 0.01 give mean meas and the sample
+    (n - 1) s.d. 0.01 sqrt 2, the same convention as the c-hat spread."""
+    stats = summarise(_spec_sweep((-0.01, 0.01)))
+    for pt in stats.points:
+        assert pt.gamma_c_mean == pytest.approx(SPEC_GAMMA_C[(pt.d_k, pt.T)], abs=1e-12)
+        assert pt.gamma_c_sd == pytest.approx(0.01 * math.sqrt(2), rel=1e-9)
+
+
+def test_paper_statistics_are_the_printed_values():
+    """The paper's printed Fig. 7 (b), (c) and Fig. 8 statistics (psa.md §3.4), shown beside ours."""
+    assert PAPER_STATISTICS == {
+        "mean_field_pearson_r": 0.9876,
+        "mean_field_median_rel_error": 0.026,
+        "spearman_rho": 0.27,
+        "spearman_p": 0.49,
+        "condensation_spread": 0.02,
+        "taxis_pearson_r": 0.9995,
+        "taxis_median_rel_error": 0.031,
+    }
+
+
 def test_plateau_quadrature_reproduces_spec_values_and_argmax_mc():
     for (d, T), value in SPEC_P_INF.items():
         if (d, T) == (8, 25):
@@ -182,6 +261,44 @@ def test_monte_carlo_is_bit_reproducible_and_seed_dependent():
     c = softmax_mass_mc(NUMPY, ScoreModel(), seed=4, **kwargs)
     assert np.array_equal(a, b)
     assert not np.array_equal(a, c)
+
+
+def test_monte_carlo_mass_is_the_mean_over_trials():
+    """At gamma = 0 every score is 0 and each trial's target mass is exactly 1/(T - 1), so the Monte Carlo
+    average over any number of trials is chance exactly."""
+    a = softmax_mass_mc(NUMPY, ScoreModel(), d_ks=(8,), Ts=(3, 10), gammas=(0.0,), trials=7, seed=0)
+    assert a[0, :, 0] == pytest.approx([chance(3), chance(10)], rel=1e-15, abs=0)  # 7 sums of 1/9, divided by 7
+    assert chance(10) == 1 / 9
+
+
+def test_monte_carlo_groups_far_apart_target_means():
+    """d_k = 1 and 600 at gamma = 8 put the target means 64 (sqrt 600 - 1) = 1504 apart: evaluated jointly
+    (common random numbers) they equal the separate one-d_k runs, without overflowing e^{ref - mu}."""
+    kwargs = {"Ts": (10,), "gammas": (8.0,), "trials": 300, "seed": 1}
+    joint = softmax_mass_mc(NUMPY, ScoreModel(), d_ks=(1, 600), **kwargs)
+    for i, d in enumerate((1, 600)):
+        alone = softmax_mass_mc(NUMPY, ScoreModel(), d_ks=(d,), **kwargs)
+        assert joint[i] == pytest.approx(alone[0], rel=1e-12, abs=1e-300)
+
+
+def test_score_variants_follow_the_spec_moments():
+    """psa.md §1.9: t3t4 target mean gamma (1 + gamma) sqrt(d_k), distractor variance 2 gamma^2 ((1 + gamma)^2 +
+    gamma^2); §1.10 (Cor 69): key-only mean gamma sqrt(d_k), variance 2 gamma^2 (its annealed exponent L + gamma^2)."""
+    for gamma in (0.25, 1.0, 3.0):
+        t3t4, key = ScoreModel(variant="t3t4"), ScoreModel(variant="key-only")
+        assert t3t4.distractor_sd(gamma) ** 2 == pytest.approx(2 * gamma**2 * ((1 + gamma) ** 2 + gamma**2), rel=1e-14)
+        assert key.distractor_sd(gamma) ** 2 == pytest.approx(2 * gamma**2, rel=1e-14)
+        assert t3t4.target_mean(gamma, 16) == pytest.approx(4 * gamma * (1 + gamma), rel=1e-14)
+        assert key.target_mean(gamma, 16) == pytest.approx(4 * gamma, rel=1e-14)
+
+
+def test_quadrature_error_estimate_is_the_step_doubling_difference():
+    """error_estimate = |A(h) - A(2h)|: checked against two independent runs at h and 2h."""
+    grid = {"d_ks": (16,), "Ts": (10,), "gammas": (0.0, 0.7, 2.0)}
+    q = sq.softmax_mass_quadrature(ScoreModel(), spacing=0.4, **grid)
+    coarse = sq.softmax_mass_quadrature(ScoreModel(), spacing=0.8, **grid)
+    np.testing.assert_array_equal(q.error_estimate, np.abs(q.values - coarse.values))
+    assert q.error_estimate[0, 0, 2] > 1e-5  # h = 0.4 is coarse enough for a visible difference
 
 
 @pytest.mark.skipif("torch" not in available_backends(), reason="torch is not installed")
