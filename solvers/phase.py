@@ -10,7 +10,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-from scipy import stats
 
 from attncert.solvers.backend import Backend
 from attncert.solvers.score_model import ScoreModel, chance, chunk_count, replicate_bytes, softmax_mass_mc
@@ -317,6 +316,7 @@ def summarise(sweep: Sweep, *, c: float | None = None) -> Statistics:
             )
     mf = [pt for pt in points if pt.branch == "mean-field"]
     cond = [pt for pt in points if pt.branch == "condensed"]
+    from scipy import stats  # here, not at import: reports and the phase CLI start faster
 
     def pearson(pts: list[PointSummary], predict) -> float:
         if len(pts) < 3:
