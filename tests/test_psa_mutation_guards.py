@@ -1,0 +1,49 @@
+"""Guards of the PSA float operators (issue 11, mutation testing): ``solvers.psa_operators`` against
+independent NumPy computations written from psa.md §1.1-§1.3 (x~_t = (1 + gamma) x_t - gamma x_{t-1},
+p_0 = 0; causal softmax attention with scores q~_t . k~_j / sqrt(d_k) over j <= t; Prop 73)."""
+
+import numpy as np
+
+from attncert.solvers import psa_operators as ops
+from attncert.solvers.backend import get_backend
+
+
+def _reference_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, gamma_q: float, gamma_k: float) -> np.ndarray:
+    """Causal PSA attention, one query row at a time, with explicit loops (no masks)."""
+    seq, width = q.shape
+    out = np.empty_like(v)
+    for t in range(seq):
+        q_tilde = (1 + gamma_q) * q[t] - gamma_q * q[max(t - 1, 0)]
+        keys = np.array([(1 + gamma_k) * k[j] - gamma_k * k[max(j - 1, 0)] for j in range(t + 1)])
+        scores = keys @ q_tilde / np.sqrt(width)
+        weights = np.exp(scores - scores.max())
+        out[t] = weights @ v[: t + 1] / weights.sum()
+    return out
+
+
+def test_causal_and_incremental_attention_match_an_independent_reference():
+    backend = get_backend("numpy")
+    rng = np.random.default_rng(73)
+    q, k, v = (rng.standard_normal((12, 4)) for _ in range(3))
+    for gamma_q, gamma_k in ((0.5, 0.5), (0.0, 1.0), (2.0, 0.3)):
+        expected = _reference_attention(q, k, v, gamma_q, gamma_k)
+        full = backend.to_numpy(ops.causal_attention(backend, *(backend.asarray(a) for a in (q, k, v)), gamma_q, gamma_k))
+        inc = backend.to_numpy(ops.incremental_decode(backend, *(backend.asarray(a) for a in (q, k, v)), gamma_q, gamma_k))
+        np.testing.assert_allclose(full, expected, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(inc, expected, rtol=0, atol=1e-12)
+    # the first token attends only to itself
+    np.testing.assert_array_equal(expected[0], v[0])
+
+
+def test_float_operators_are_the_stated_block_matrices():
+    backend = get_backend("numpy")
+    eye = np.eye(3)
+    shear = backend.to_numpy(ops.shear_matrix(backend, 0.5, 3))
+    np.testing.assert_array_equal(shear, np.block([[eye, 0.5 * eye], [0 * eye, eye]]))
+    j = backend.to_numpy(ops.symplectic_matrix(backend, 3))
+    np.testing.assert_array_equal(j, np.block([[0 * eye, eye], [-eye, 0 * eye]]))
+    a, b = np.arange(4.0).reshape(2, 2), 10 + np.arange(9.0).reshape(3, 3)
+    diag = backend.to_numpy(ops.block_diag(backend, backend.asarray(a), backend.asarray(b)))
+    np.testing.assert_array_equal(diag, np.block([[a, np.zeros((2, 3))], [np.zeros((3, 2)), b]]))
+    kron = backend.to_numpy(ops.kron_block(backend, [[1.0, 2.0], [3.0, 4.0]], 3))
+    np.testing.assert_array_equal(kron, np.kron(np.array([[1.0, 2.0], [3.0, 4.0]]), eye))
