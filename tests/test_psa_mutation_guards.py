@@ -1,11 +1,14 @@
-"""Guards of the PSA float operators (issue 11, mutation testing): ``solvers.psa_operators`` against
+"""Guards of the PSA operators (issue 11, mutation testing): ``solvers.psa_operators`` against
 independent NumPy computations written from psa.md §1.1-§1.3 (x~_t = (1 + gamma) x_t - gamma x_{t-1},
-p_0 = 0; causal softmax attention with scores q~_t . k~_j / sqrt(d_k) over j <= t; Prop 73)."""
+p_0 = 0; causal softmax attention with scores q~_t . k~_j / sqrt(d_k) over j <= t; Prop 73), and the
+explicit-width operators of ``theory.psa`` against its symbolic-width ones (§1.2)."""
 
 import numpy as np
+import sympy as sp
 
 from attncert.solvers import psa_operators as ops
 from attncert.solvers.backend import get_backend
+from attncert.theory import psa as th
 
 
 def _reference_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, gamma_q: float, gamma_k: float) -> np.ndarray:
@@ -47,3 +50,23 @@ def test_float_operators_are_the_stated_block_matrices():
     np.testing.assert_array_equal(diag, np.block([[a, np.zeros((2, 3))], [np.zeros((3, 2)), b]]))
     kron = backend.to_numpy(ops.kron_block(backend, [[1.0, 2.0], [3.0, 4.0]], 3))
     np.testing.assert_array_equal(kron, np.kron(np.array([[1.0, 2.0], [3.0, 4.0]]), eye))
+
+
+def test_explicit_width_operators_are_the_symbolic_width_ones_lifted():
+    """theory.psa builds each operator twice (explicit at an integer width, blocks over Identity(n) at a
+    symbolic one): at n = 2 the explicit matrix is kron(coefficients, I_2) of the symbolic one, and
+    Pi = [I 0] reads the position (psa.md §1.2)."""
+    g, gq, gk, phi = th.gamma, th.gamma_q, th.gamma_k, th.theta
+    builders = {
+        "J": lambda n: th.symplectic_form(n),
+        "M": lambda n: th.upper_shear(g, n),
+        "M_l": lambda n: th.lower_shear(g, n),
+        "R": lambda n: th.phase_rotation(phi, n),
+        "X_H": lambda n: th.hamiltonian_vector_field(n),
+        "Pi": lambda n: th.position_projection(n),
+        "M (+) M": lambda n: th.joint_shear(gq, gk, n),
+    }
+    for name, build in builders.items():
+        lifted = sp.kronecker_product(th.identity_coefficients(build(th.dim)), sp.eye(2))
+        assert build(2) == lifted, name
+    assert th.position_projection(2) == sp.Matrix([[1, 0, 0, 0], [0, 1, 0, 0]])
