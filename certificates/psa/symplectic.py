@@ -69,18 +69,25 @@ _KRON = "Kronecker lift lemma (theory.psa.identity_coefficients): c I_n -> c is 
 def hamiltonian_flow(ctx: Context, *, generator) -> Evidence:
     x = generator(n)
     one = th.identity_operator(n)
-    hessian = th.block2(0, 0, 0, 1, n)  # of H = |p|^2/2
+    coordinates = sp.symbols("q_1 p_1", real=True)
+    energy = th.kinetic_energy(sp.Matrix([[coordinates[1]]]))  # H = |p|^2 / 2 at width 1
+    hessian = th.block2(*sp.hessian(energy, coordinates), n)  # per coordinate pair: Hess(H) = kron(Hess_1, I_n)
     flow = th.block2(1, 0, 0, 1, n) + g * x  # exp(gamma X) = I + gamma X once X^2 = 0 (the series stops)
     return all_exact(
         [
             ("X_H^2 = 0", th.identity_coefficients(x * x)),
             ("I + gamma X_H = M_gamma", th.identity_coefficients(one + g * x - th.upper_shear(g, n))),
             ("d/dgamma (I + gamma X_H) = X_H (I + gamma X_H)", th.identity_coefficients(x - x * flow)),
-            ("X_H = J Hess(H), Hess(H) = [[0, 0], [0, I]]", th.identity_coefficients(x - th.symplectic_form(n) * hessian)),
+            ("X_H = J Hess(H) for H = theory.psa.kinetic_energy", th.identity_coefficients(x - th.symplectic_form(n) * hessian)),
         ],
         proved="X_H^2 = 0, so exp(gamma X_H) = I + gamma X_H = M_gamma solves M' = X_H M (every width n)",
         scope=Scope.GENERAL,
-        assumptions=(_EVERY_N, _KRON, "exp of a nilpotent of index 2 is I + X (the series terminates)"),
+        assumptions=(
+            _EVERY_N,
+            _KRON,
+            "exp of a nilpotent of index 2 is I + X (the series terminates)",
+            "H = |p|^2/2 = sum_i p_i^2/2 is a sum of identical per-coordinate terms: Hess(H) = kron(Hess_1, I_n)",
+        ),
     )
 
 
