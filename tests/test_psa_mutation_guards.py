@@ -70,3 +70,15 @@ def test_explicit_width_operators_are_the_symbolic_width_ones_lifted():
         lifted = sp.kronecker_product(th.identity_coefficients(build(th.dim)), sp.eye(2))
         assert build(2) == lifted, name
     assert th.position_projection(2) == sp.Matrix([[1, 0, 0, 0], [0, 1, 0, 0]])
+
+
+def test_induction_task_places_the_earlier_query_before_its_target():
+    """Prop 1 task: the query A (last token) occurs exactly once earlier, at p in [0, T - 3], so that the target
+    p + 1 is an earlier key (at most T - 2), never the query itself; every p of the range is drawn."""
+    T, vocab = 6, 5
+    tokens, p = ops.induction_task(1, batch=4000, T=T, vocab=vocab)
+    query = tokens[:, -1]
+    assert ((tokens[:, :-1] == query[:, None]).sum(axis=1) == 1).all()
+    assert (tokens[np.arange(len(p)), p] == query).all()
+    assert set(p.tolist()) == set(range(T - 2))
+    assert ((0 <= tokens) & (tokens < vocab)).all()
