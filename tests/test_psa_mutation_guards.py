@@ -82,3 +82,18 @@ def test_induction_task_places_the_earlier_query_before_its_target():
     assert (tokens[np.arange(len(p)), p] == query).all()
     assert set(p.tolist()) == set(range(T - 2))
     assert ((0 <= tokens) & (tokens < vocab)).all()
+
+
+def test_bilinear_induction_scores_match_sheared_keys_explicitly():
+    """Cor 68 / Prop 1 scores s_j = q~^T W k~_j, with q~ = (1 + g_q) x_{T-1} - g_q x_{T-2} and the key shear
+    k~_j = (1 + g_k) x_j - g_k x_{j-1} (p_0 = 0: k~_0 = x_0), computed key by key."""
+    backend = get_backend("numpy")
+    rng = np.random.default_rng(68)
+    x, head = rng.standard_normal((3, 7, 4)), rng.standard_normal((4, 4))
+    gamma_q, gamma_k = 0.7, 1.5
+    got = backend.to_numpy(ops.bilinear_induction_scores(backend, backend.asarray(x), backend.asarray(head), gamma_k, gamma_q))
+    for b in range(3):
+        q_tilde = (1 + gamma_q) * x[b, -1] - gamma_q * x[b, -2]
+        for j in range(6):
+            k_tilde = (1 + gamma_k) * x[b, j] - gamma_k * x[b, max(j - 1, 0)]
+            assert abs(got[b, j] - q_tilde @ head @ k_tilde) < 1e-12
