@@ -43,14 +43,14 @@ def _vectors(*names: str) -> tuple[sp.MatrixSymbol, ...]:
     ),
     method=Method.SYMBOLIC,
     expected=Verdict.PROVED,
-    params={"t4_coefficient": gq * gk},
-    mutant=Mutant("T4 weighted gamma_Q^2", {"t4_coefficient": gq**2}),
+    params={"t4_perturbation": 0},
+    mutant=Mutant("T4 weighted gamma_Q^2", {"t4_perturbation": gq**2 - gq * gk}),
     tags=("thm11",),
 )
-def four_term(ctx: Context, *, t4_coefficient) -> Evidence:
+def four_term(ctx: Context, *, t4_perturbation) -> Evidence:
     q, pq, k, pk = _vectors("q", "p_q", "k", "p_k")
     terms = th.four_term_score(q, pq, k, pk, gq, gk)
-    terms["T4"] = t4_coefficient * th.scalar_part(pq.T * pk)
+    terms["T4"] += t4_perturbation * th.scalar_part(pq.T * pk)
     score = th.scalar_part((q + gq * pq).T * (k + gk * pk))
 
     def errors(backend, x):
@@ -255,11 +255,18 @@ def representable(ctx: Context, *, filt) -> Evidence:
     tags=("lower-shear",),
 )
 def lower_not_operational(ctx: Context, *, operator) -> Evidence:
-    return exact_zero(
-        th.identity_coefficients(th.position_projection(n) * operator(g, n) - th.position_projection(n)),
-        proved="Pi M^l_gamma = Pi for every gamma and width n",
+    q, p, state = th.phase_state("", n)
+    return all_exact(
+        [
+            ("M^l (q, p) = (q, p + gamma q)", th.block_entries(operator(g, n) * state - sp.BlockMatrix([[q], [p + g * q]]))),
+            ("Pi M^l = Pi", th.identity_coefficients(th.position_projection(n) * operator(g, n) - th.position_projection(n))),
+        ],
+        proved="M^l_gamma is the map (q, p) -> (q, p + gamma q) and Pi M^l_gamma = Pi, for every gamma and width n",
         scope=Scope.GENERAL,
-        assumptions=("n symbolic: blocks over Identity(n), Kronecker lift lemma",),
+        assumptions=(
+            "n symbolic: blocks over Identity(n), Kronecker lift lemma",
+            "q, p in R^n as MatrixSymbols: a block vanishes iff its generic entry (i, j) does",
+        ),
     )
 
 
