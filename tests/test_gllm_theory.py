@@ -1,5 +1,7 @@
 """GLLM theory: the general-d lemmas and their machinery, the exact decisions and the tiny reference models."""
 
+import math
+
 import numpy as np
 import sympy as sp
 import z3
@@ -66,3 +68,20 @@ def test_general_git_form_agrees_with_the_listed_form_at_d_3():
     values.update({t[j + 1]: x[j] for j in range(3)})
     concrete = form.subs(p.d, 3).doit().xreplace(values)
     assert sp.expand(concrete - th.git_form(a, s, x)) == 0
+
+
+def test_gllm_reference_models_hand_values():
+    """solvers.gllm_models against hand values (gllm.md §1.1, §1.4: Eq. 7, M_{q,lambda}, GeGLU, FFN_ell)."""
+    np.testing.assert_allclose(gm.softmax_rows(np.zeros((2, 2)), causal=True), [[1, 0], [0.5, 0.5]], rtol=1e-15)
+    q = np.array([[0.0, 0, 0, 0], [4.0, 0, 0, 0]])
+    k = np.array([[0.0, 0, 0, 0], [1.0, 0, 0, 0]])
+    out = gm.attention(q, k, np.array([[1.0], [0.0]]))  # scores of row 1: (0, 4 / sqrt(4)) = (0, 2)
+    np.testing.assert_allclose(out, [[1.0], [1 / (1 + math.e**2)]], rtol=1e-14)
+    np.testing.assert_allclose(gm.grading_matrix([1, 2], 3.0), np.diag([3.0, 9.0]), rtol=1e-15)
+    gelu_one = 0.5 * (1 + math.tanh(math.sqrt(2 / math.pi) * 1.044715))
+    assert math.isclose(float(gm.gelu(np.array(1.0))), gelu_one, rel_tol=1e-15)
+    assert math.isclose(gelu_one, 0.8411920, abs_tol=1e-7)
+    one = np.array([[1.0]])
+    np.testing.assert_allclose(gm.geglu(one, one, 2 * one, 3 * one), [[6 * gelu_one]], rtol=1e-15)
+    e1 = np.array([[1.0], [0.0]])
+    np.testing.assert_allclose(gm.level_ffn(np.array([[1.0, 5.0]]), [e1], [lambda z: 2 * z]), [[2.0, 0.0]], rtol=1e-15)

@@ -106,3 +106,11 @@ def test_regularized_matches_the_cor4_objective(nu, log_lam):
     sol = gs.solve_regularized(a, t, nu, log_lam, None)
     np.testing.assert_allclose(2 * sol.log_g, ref.x, atol=1e-6)
     assert sol.diagnostics["objective"] == pytest.approx(ref.fun, abs=1e-12)
+
+
+def test_log_grading_is_the_logarithm_of_the_grading():
+    # ClippedSolution.log_grading is ln g, from g or from the stored log_g (gllm.md §4.3)
+    sol = gs.solve_clipped([0.5, 0.3, 0.2], [0.2, 0.3, 0.5], clip=2.0)
+    np.testing.assert_allclose(sol.log_grading, np.log(sol.g), rtol=1e-12, atol=1e-12)
+    bare = gs.ClippedSolution(1.0, np.array([1.0, 2.0]), np.array([0]), np.array([1]), True, "test")
+    np.testing.assert_allclose(bare.log_grading, [0.0, math.log(2)], rtol=1e-15)

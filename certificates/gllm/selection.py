@@ -318,8 +318,9 @@ def certificate_overread(ctx: Context, *, g) -> Evidence:
 
 
 def _correction_fails(what: str) -> Evidence:
-    """An erratum whose corrected claim does not hold either: not the expected verdict (the check is broken)."""
-    return Evidence(verdict=Verdict.MISMATCH, summary=f"the corrected claim fails: {what}")
+    """An erratum whose corrected claim does not hold either: ERROR, never the expected verdict (the check is broken;
+    MISMATCH would pass for the errata whose expected verdict is MISMATCH)."""
+    return Evidence(verdict=Verdict.ERROR, summary=f"the corrected claim fails: {what}")
 
 
 @certificate(
