@@ -80,6 +80,8 @@ class DaskExecutor:
                     head = sock.recv(8)
                     if len(head) < 8 or not 0 < int.from_bytes(head, "little") < 2**20:
                         raise ExecutorUnavailable(f"--scheduler {self.address}: the peer is not a dask scheduler")
+        except ExecutorUnavailable:
+            raise  # the peer answered, but not as a dask scheduler: keep that message
         except TimeoutError:
             raise ExecutorUnavailable(
                 f"--scheduler {self.address}: no dask scheduler answered within {CONNECT_TIMEOUT_S} s"

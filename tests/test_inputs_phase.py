@@ -76,6 +76,51 @@ def test_concurrent_replicates_are_capped_by_the_memory_limit(capsys):
     assert 1 <= workers < 8 and est.peak_bytes(workers) + phase_cmd.BASELINE_BYTES <= 0.5 * 2**30
 
 
+def test_each_worker_holds_one_replicate_on_top_of_the_result_arrays():
+    """peak_bytes(w) = fixed + w x replicate: every concurrent replicate keeps its own working set."""
+    est = estimate(Protocol("x", (16,), (200,), seeds=8, trials=50_000), ScoreModel(), "mc")
+    assert est.replicate_bytes > 0 and est.fixed_bytes > 0
+    assert est.peak_bytes(0) == est.fixed_bytes
+    assert [est.peak_bytes(w + 1) - est.peak_bytes(w) for w in range(4)] == [est.replicate_bytes] * 4
+
+
+def test_the_quadrature_memory_estimate_matches_the_measured_peak():
+    """The estimate used to refuse oversized sweeps (issue 12) is within a factor 2 of the peak
+    that tracemalloc measures for the quadrature's numpy arrays."""
+    import tracemalloc
+
+    from attncert.solvers.score_quadrature import softmax_mass_quadrature, work_and_memory
+
+    model, d_ks, Ts, gammas = ScoreModel(), (16,), (200,), (0.5, 1.0, 1.5)
+    tracemalloc.start()
+    try:
+        softmax_mass_quadrature(model, d_ks=d_ks, Ts=Ts, gammas=gammas)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert 0.5 * peak <= work_and_memory(model, d_ks, Ts, gammas)[1] <= 2 * peak
+
+
+@pytest.mark.parametrize("trials", [2000, 20_000])
+def test_the_monte_carlo_memory_estimate_matches_the_measured_peak(trials):
+    """One replicate's working set (below and above one chunk of trials) is estimated within 10 %
+    of the peak that tracemalloc measures for the numpy engine (issue 12)."""
+    import tracemalloc
+
+    from attncert.solvers.backend import get_backend
+    from attncert.solvers.phase import run_sweep
+    from attncert.solvers.sweep import LocalExecutor
+
+    protocol = Protocol("x", (16,), (200,), seeds=1, trials=trials)
+    tracemalloc.start()
+    try:
+        run_sweep(protocol, ScoreModel(), engine="mc", backend=get_backend("numpy"), seed=1, executor=LocalExecutor(1))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert 0.9 * peak <= estimate(protocol, ScoreModel(), "mc").peak_bytes(1) <= 1.1 * peak
+
+
 def test_progress_is_shown_when_stderr_is_not_a_terminal(monkeypatch, capsys):
     monkeypatch.setattr(phase_cmd, "PROGRESS_EVERY_S", 0.0)
     assert main(["phase", *TINY]) == 0
