@@ -1,4 +1,5 @@
-"""Shared fixtures: one deterministic context for every certificate test."""
+"""Shared fixtures: one deterministic context for every certificate test, and each check's
+evidence computed once per test process."""
 
 import os
 
@@ -8,7 +9,35 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import pytest
 
-from attncert.certificates.engine.model import Context
+from attncert.certificates.engine.model import Certificate, Context, Evidence, Tier
+
+_EVIDENCE: dict[tuple[str, bool, Context], Evidence | Exception] = {}
+
+
+def evidence_of(cert: Certificate, ctx: Context, *, mutated: bool = False) -> Evidence:
+    """``cert.run(ctx, mutated=mutated)``, run once per test process: several test files look at the
+    same check's evidence (its verdict, its scope), and checks are deterministic (explicit seeds).
+    A check that raises raises again for every test that asks."""
+    key = (cert.id, mutated, ctx)
+    if key not in _EVIDENCE:
+        try:
+            _EVIDENCE[key] = cert.run(ctx, mutated=mutated)
+        except Exception as exc:
+            _EVIDENCE[key] = exc
+    found = _EVIDENCE[key]
+    if isinstance(found, Exception):
+        raise found
+    return found
+
+
+def certificate_param(cert: Certificate):
+    """``cert`` as a test parameter, named by its id: full-tier checks are marked slow, and every
+    test of one certificate goes to one pytest-xdist worker (``--dist loadgroup``), so that it is
+    run once there; checks sharing a cached computation (``Certificate.prepare``) share a group."""
+    marks = [pytest.mark.slow] if cert.tier is Tier.FULL else []
+    group = cert.prepare.__module__ if cert.prepare is not None else cert.id
+    marks.append(pytest.mark.xdist_group(group))
+    return pytest.param(cert, id=cert.id, marks=marks)
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,7 @@ The whole catalogue runs as a benchmark (``python benchmarks/mutation.py``, resu
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 import sys
 import tempfile
@@ -107,12 +108,19 @@ def public_names(path: Path) -> set[str]:
     return names
 
 
+@functools.cache
+def _source(file: str) -> tuple[str, ast.Module]:
+    """The text of ``file`` and its syntax tree, parsed once for all the mutations of that file."""
+    text = (ROOT / file).read_text()
+    return text, ast.parse(text)
+
+
 def mutated_names(m) -> set[str]:
     """The top-level function or class (and method) whose source contains ``m``'s snippet."""
-    text = (ROOT / m.file).read_text()
+    text, tree = _source(m.file)
     line = text[: text.index(m.find)].count("\n") + 1
     out = set()
-    for node in ast.parse(text).body:
+    for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.ClassDef) and node.lineno <= line <= node.end_lineno:
             out.add(node.name)
             if isinstance(node, ast.ClassDef):

@@ -138,3 +138,46 @@ def _starts_a_process(ctx, *, k):
 def test_a_check_may_start_processes_of_its_own():
     (result,) = run_all([_cert("starts_a_process", _starts_a_process)], Context(), jobs=2)
     assert result.verdict is Verdict.VERIFIED, result.outcome.evidence.summary
+
+
+_WARM: dict[int, int] = {}  # k -> pid of the process that computed it
+_PREPARED: list[int] = []
+
+
+def _prepare_square(ctx, *, k):
+    _PREPARED.append(k)
+    _WARM.setdefault(k, os.getpid())
+
+
+def _uses_square(ctx, *, k):
+    computed_here = k not in _WARM
+    _WARM.setdefault(k, os.getpid())
+    return Evidence(Verdict.VERIFIED if k == 1 else Verdict.REFUTED, f"k = {k}", details={"computed_here": computed_here})
+
+
+def test_shared_computations_are_prepared_once_before_the_workers_fork():
+    """Checks with a ``prepare`` find its cache warm in every worker: the parent called each distinct
+    ``prepare`` (per argument set: the certificate's and its mutant's) once, before forking."""
+    import dataclasses
+
+    certs = [dataclasses.replace(_cert(f"shared_{i}", _uses_square), prepare=_prepare_square) for i in range(4)]
+    _WARM.clear(), _PREPARED.clear()
+    results = run_all(certs, Context(), negative_controls=True, jobs=2)
+    assert sorted(_PREPARED) == [1, 2]  # once per distinct argument set, in this process
+    assert all(r.as_expected and r.mutant_killed for r in results)
+    assert not any(r.outcome.evidence.details["computed_here"] for r in results)
+    assert not any(r.negative_control.evidence.details["computed_here"] for r in results)
+    _WARM.clear(), _PREPARED.clear()
+    serial = run_all(certs, Context(), jobs=1)  # a serial run needs no preparation: the check computes
+    assert _PREPARED == [] and serial[0].outcome.evidence.details["computed_here"]
+
+
+def test_a_failing_prepare_leaves_the_error_to_its_check():
+    import dataclasses
+
+    def broken(ctx, *, k):
+        raise RuntimeError("no sweep today")
+
+    certs = [dataclasses.replace(_cert("shared_fine", _fine), prepare=broken), _cert("other", _fine)]
+    results = run_all(certs, Context(), jobs=2)
+    assert [r.verdict for r in results] == [Verdict.VERIFIED, Verdict.VERIFIED]

@@ -6,6 +6,7 @@ that relies on the guard to hide such a verdict fails here, by name.
 """
 
 import pytest
+from conftest import certificate_param, evidence_of
 
 from attncert.certificates.engine.model import PASSING_VERDICTS_BY_METHOD, PROVING_SCOPES, Verdict
 from attncert.certificates.engine.registry import all_certificates
@@ -19,9 +20,9 @@ def test_only_exact_methods_expect_proved():
     assert not wrong, f"certificates whose method cannot prove yet expect PROVED: {wrong}"
 
 
-@pytest.mark.parametrize("cert", [pytest.param(c, id=c.id) for c in PROVING])
+@pytest.mark.parametrize("cert", [certificate_param(c) for c in PROVING])
 def test_every_proved_states_a_proving_scope_and_exact_evidence(cert, ctx):
-    evidence = cert.run(ctx)
+    evidence = evidence_of(cert, ctx)
     if evidence.verdict is Verdict.PROVED:
         assert evidence.scope in PROVING_SCOPES, f"{cert.id}: PROVED with scope {evidence.scope}"
         assert evidence.expression is not None or evidence.interval is not None, f"{cert.id}: PROVED without exact evidence"

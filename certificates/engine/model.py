@@ -157,14 +157,23 @@ class Certificate:
     mutant: Mutant
     tier: Tier = Tier.QUICK
     tags: tuple[str, ...] = ()
+    #: an expensive, cached computation the check shares with others (a Monte Carlo sweep),
+    #: called as ``prepare(ctx, **params)`` with the check's own arguments. A parallel run calls
+    #: it in the parent before the workers fork, so they inherit the cached result instead of
+    #: each computing it; the check's result cannot depend on whether it was called.
+    prepare: Check | None = None
 
     @property
     def paper(self) -> str:
         return self.claim.paper
 
-    def run(self, ctx: Context, *, mutated: bool = False) -> Evidence:
-        """Run the check (on the mutant when ``mutated``); exceptions propagate to the runner."""
+    def arguments(self, *, mutated: bool = False) -> dict[str, Any]:
+        """The check's keyword arguments (the mutant's when ``mutated``)."""
         kwargs = dict(self.params)
         if mutated:
             kwargs.update(self.mutant.overrides)
-        return self.check(ctx, **kwargs)
+        return kwargs
+
+    def run(self, ctx: Context, *, mutated: bool = False) -> Evidence:
+        """Run the check (on the mutant when ``mutated``); exceptions propagate to the runner."""
+        return self.check(ctx, **self.arguments(mutated=mutated))

@@ -17,6 +17,7 @@ import signal
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -87,6 +88,27 @@ def _error(summary: str, duration: float) -> Outcome:
     return Outcome(evidence=Evidence(verdict=Verdict.ERROR, summary=summary), duration_s=duration)
 
 
+def prepare_shared(tasks: Sequence[Task], ctx: Context, *, on_prepare: Callable[[list[str]], None] | None = None) -> None:
+    """Call every distinct ``prepare`` of ``tasks`` here, concurrently, before the workers fork,
+    so that the computations several checks share are done once and inherited by every worker.
+
+    A failure is ignored: the check computes the same thing again and reports it as its ERROR."""
+    calls: dict[tuple[Any, str], tuple[Callable[..., Any], dict[str, Any]]] = {}
+    for task in tasks:
+        prepare = task.certificate.prepare
+        if prepare is not None:
+            kwargs = task.certificate.arguments(mutated=task.mutated)
+            calls.setdefault((prepare, repr(sorted(kwargs.items()))), (prepare, kwargs))
+    if not calls:
+        return
+    if on_prepare is not None:
+        on_prepare(sorted({t.certificate.id for t in tasks if t.certificate.prepare is not None}))
+    with ThreadPoolExecutor(max_workers=len(calls)) as threads:
+        futures = [threads.submit(prepare, ctx, **kwargs) for prepare, kwargs in calls.values()]
+        for future in futures:
+            future.exception()
+
+
 def run_tasks(
     tasks: Sequence[Task],
     ctx: Context,
@@ -95,8 +117,10 @@ def run_tasks(
     timeout: float,
     on_start: Callable[[Task], None] | None = None,
     on_finish: Callable[[Task, Outcome], None] | None = None,
+    on_prepare: Callable[[list[str]], None] | None = None,
 ) -> list[Outcome]:
-    """The outcome of every task, in the order of ``tasks``, computed by ``jobs`` workers."""
+    """The outcome of every task, in the order of ``tasks``, computed by ``jobs`` workers, after
+    the shared computations (``prepare_shared``; ``on_prepare`` gets the ids that share them)."""
     mp = multiprocessing.get_context("fork")
     certificates = {t.certificate.id: t.certificate for t in tasks}
 
@@ -108,6 +132,7 @@ def run_tasks(
         theirs.close()
         return _Worker(process, ours)
 
+    prepare_shared(tasks, ctx, on_prepare=on_prepare)
     queue = deque(tasks)
     done: dict[_Key, Outcome] = {}
 

@@ -30,8 +30,10 @@ def certificate(
     params: Mapping[str, Any] | None = None,
     tier: Tier = Tier.QUICK,
     tags: Iterable[str] = (),
+    prepare: Check | None = None,
 ) -> Callable[[Check], Check]:
-    """Declare ``check`` as the certificate ``id``; ``params`` are its keyword arguments."""
+    """Declare ``check`` as the certificate ``id``; ``params`` are its keyword arguments;
+    ``prepare`` warms a cache the check shares with others (see ``Certificate.prepare``)."""
 
     def register(check: Check) -> Check:
         if id in _REGISTRY:
@@ -51,6 +53,7 @@ def certificate(
             mutant=mutant,
             tier=tier,
             tags=tuple(tags),
+            prepare=prepare,
         )
         return check
 

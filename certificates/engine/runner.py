@@ -53,7 +53,7 @@ class Result:
         return self.as_expected and self.mutant_killed is not False
 
 
-def _guard(cert: Certificate, evidence: Evidence) -> Evidence:
+def guard(cert: Certificate, evidence: Evidence) -> Evidence:
     """Enforce the discipline: no PROVED from floats or tables, no PROVED at an instance or without
     exact evidence (an expression or an interval), no PROVED against its own cross-check."""
     verdict = evidence.verdict
@@ -93,7 +93,7 @@ def execute(cert: Certificate, ctx: Context, *, mutated: bool) -> Outcome:
     inside the check becomes ERROR evidence naming the exception and where it was raised."""
     start = time.perf_counter()
     try:
-        evidence = _guard(cert, cert.run(ctx, mutated=mutated))
+        evidence = guard(cert, cert.run(ctx, mutated=mutated))
     except Exception as exc:  # a crash inside a check is reported, never raised
         tb = traceback.extract_tb(exc.__traceback__)
         where = f"{tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno}" if tb else "?"
@@ -145,20 +145,25 @@ def run_all(
     timeout: float = DEFAULT_TIMEOUT_S,
     on_start: Callable[[Task], None] | None = None,
     on_finish: Callable[[Task, Outcome], None] | None = None,
+    on_prepare: Callable[[list[str]], None] | None = None,
 ) -> list[Result]:
     """Run ``certs`` (and their mutants) and return their results in the order given.
 
     ``jobs == 1`` runs every check here, one after the other (no time limit). ``jobs > 1`` runs
     them in that many worker processes (:mod:`attncert.certificates.engine.pool`): the results are
     the same, a check that crashes its worker or runs past ``timeout`` seconds is reported as
-    ERROR for that check alone. ``on_start``/``on_finish`` follow each check (for progress displays).
+    ERROR for that check alone; computations several checks share (``Certificate.prepare``) are
+    done first, once, in this process. ``on_start``/``on_finish`` follow each check and
+    ``on_prepare`` the shared computations (for progress displays).
     """
     certs = list(certs)
     tasks = [Task(c, mutated) for c in certs for mutated in ((False, True) if negative_controls else (False,))]
     if jobs > 1:
         from attncert.certificates.engine.pool import run_tasks
 
-        outcomes = run_tasks(tasks, ctx, jobs=jobs, timeout=timeout, on_start=on_start, on_finish=on_finish)
+        outcomes = run_tasks(
+            tasks, ctx, jobs=jobs, timeout=timeout, on_start=on_start, on_finish=on_finish, on_prepare=on_prepare
+        )
     else:
         outcomes = []
         for task in tasks:

@@ -96,7 +96,12 @@ def run_with_progress(
             progress.refresh()
 
         def started(task: Task) -> None:
+            running[:] = [r for r in running if not r.startswith("the computations shared")]
             running.append(task.label)
+            show()
+
+        def preparing(ids: list[str]) -> None:
+            running.append(f"the computations shared by {', '.join(ids)}")
             show()
 
         def finished(task: Task, outcome: Outcome) -> None:
@@ -112,6 +117,7 @@ def run_with_progress(
             timeout=timeout,
             on_start=started,
             on_finish=finished,
+            on_prepare=preparing,
         )
 
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
 
 from attncert.certificates.engine.evidence import within
 from attncert.certificates.engine.model import Context, Evidence, Method, Mutant, Provenance, Tier, Verdict
 from attncert.certificates.engine.registry import certificate
 from attncert.certificates.psa import claim
 from attncert.solvers.backend import get_backend
-from attncert.solvers.phase import FIG7, PAPER_STATISTICS, TAXIS, Protocol, Statistics, branch, run_sweep, summarise
+from attncert.solvers.phase import FIG7, PAPER_STATISTICS, TAXIS, Protocol, Statistics, Sweep, branch, run_sweep, summarise
 from attncert.solvers.score_model import ScoreModel, argmax_plateau_mc
 from attncert.solvers.score_quadrature import plateau_quadrature
 
@@ -20,10 +21,46 @@ C8_QUICK = Protocol("c8-quick", d_ks=(32, 64, 128), Ts=(10, 15, 25), seeds=2, tr
 FRESH_SEED_OFFSET = 7_919  # C8 uses seeds disjoint from the CLI's default stream
 
 
+_SWEEPS: dict[tuple, list] = {}  # (protocol, sigma_t, seed, backend) -> [lock, sweep or None]
+_SWEEPS_LOCK = threading.Lock()
+
+
+def _sweep(protocol: Protocol, sigma_t: float, seed: int, backend: str) -> Sweep:
+    """The Monte Carlo sweep, computed once per process: the certificates of one protocol share it,
+    and threads asking for the same sweep at once (a parallel run's ``prepare``) wait for one run."""
+    with _SWEEPS_LOCK:
+        entry = _SWEEPS.setdefault((protocol, sigma_t, seed, backend), [threading.Lock(), None])
+    with entry[0]:
+        if entry[1] is None:
+            entry[1] = run_sweep(protocol, ScoreModel(sigma_t=sigma_t), engine="mc", backend=get_backend(backend), seed=seed)
+        return entry[1]
+
+
+def shared_sweep(protocol: Protocol, ctx: Context, *, sigma_t: float = 2.0) -> Sweep:
+    """The Monte Carlo sweep of ``protocol`` the certificates of this module use (seeds disjoint
+    from the CLI's default stream), cached per process; tests that need the same sweep share it."""
+    return _sweep(protocol, sigma_t, _fresh(ctx), ctx.backend)
+
+
+#: the pytest-xdist group of every test that uses a shared sweep, so that one worker computes it
+#: (tests/test_certificates.py groups a certificate by the module of its ``prepare``)
+SHARED_SWEEP_GROUP = __name__
+
+
 @functools.lru_cache(maxsize=16)
 def _statistics(protocol: Protocol, sigma_t: float, seed: int, backend: str, c: float | None = None) -> Statistics:
-    sweep = run_sweep(protocol, ScoreModel(sigma_t=sigma_t), engine="mc", backend=get_backend(backend), seed=seed)
-    return summarise(sweep, c=c)
+    return summarise(_sweep(protocol, sigma_t, seed, backend), c=c)
+
+
+def _prepare_fig7(ctx: Context, *, sigma_t: float = 2.0, **_: object) -> None:
+    """``prepare`` of the Fig. 7 certificates: the fig7 sweep at their sigma_t."""
+    _statistics(FIG7, sigma_t, _fresh(ctx), ctx.backend)
+
+
+def _prepare_taxis(ctx: Context, **_: object) -> None:
+    """``prepare`` of the Fig. 8 certificates: the fig7 sweep (for the grid-calibrated c) and the T-axis sweep."""
+    _statistics(FIG7, 2.0, _fresh(ctx), ctx.backend)
+    _sweep(TAXIS, 2.0, _fresh(ctx), ctx.backend)
 
 
 def _fresh(ctx: Context) -> int:
@@ -136,6 +173,7 @@ def _full_claim(label: str, statement: str, *keys: str):
     params={"sigma_t": 2.0},
     mutant=Mutant("a deterministic target (sigma_t = 0)", {"sigma_t": 0.0}),
     tier=Tier.FULL,
+    prepare=_prepare_fig7,
     tags=("C8", "fig7", "score-model"),
 )
 def fig7_pearson(ctx: Context, *, sigma_t) -> Evidence:
@@ -151,6 +189,7 @@ def fig7_pearson(ctx: Context, *, sigma_t) -> Evidence:
     params={"printed": PAPER_STATISTICS["mean_field_median_rel_error"]},
     mutant=Mutant("printed value 1.9%", {"printed": 0.019}),
     tier=Tier.FULL,
+    prepare=_prepare_fig7,
     tags=("fig7", "score-model"),
 )
 def fig7_median(ctx: Context, *, printed) -> Evidence:
@@ -166,6 +205,7 @@ def fig7_median(ctx: Context, *, printed) -> Evidence:
     params={"printed": PAPER_STATISTICS["spearman_rho"]},
     mutant=Mutant("printed value 0.6", {"printed": 0.6}),
     tier=Tier.FULL,
+    prepare=_prepare_fig7,
     tags=("fig7", "score-model"),
 )
 def fig7_spearman(ctx: Context, *, printed) -> Evidence:
@@ -187,6 +227,7 @@ def fig7_spearman(ctx: Context, *, printed) -> Evidence:
     params={"sigma_t": 2.0},
     mutant=Mutant("a deterministic target (sigma_t = 0)", {"sigma_t": 0.0}),
     tier=Tier.FULL,
+    prepare=_prepare_fig7,
     tags=("fig7", "score-model"),
 )
 def fig7_flat(ctx: Context, *, sigma_t) -> Evidence:
@@ -216,6 +257,7 @@ def fig7_flat(ctx: Context, *, sigma_t) -> Evidence:
     params={"with_L": True},
     mutant=Mutant("a condensed branch without its (2L)^{1/4} factor (flat in T)", {"with_L": False}),
     tier=Tier.FULL,
+    prepare=_prepare_taxis,
     tags=("fig8", "score-model"),
 )
 def fig8_pearson(ctx: Context, *, with_L) -> Evidence:
@@ -237,6 +279,7 @@ def fig8_pearson(ctx: Context, *, with_L) -> Evidence:
     params={"c_scale": 1.0},
     mutant=Mutant("c 5% below the grid calibration", {"c_scale": 0.95}),
     tier=Tier.FULL,
+    prepare=_prepare_taxis,
     tags=("fig8", "score-model"),
 )
 def fig8_median(ctx: Context, *, c_scale) -> Evidence:
