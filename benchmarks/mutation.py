@@ -9,7 +9,8 @@ for a mutation that cannot change any result.
 How a mutant is judged. The tree is copied once into a scratch directory. Each mutant gets its own
 import root ``<scratch>/mutants/<name>/attncert`` whose subpackages are symlinks into the copy,
 except the mutated package, a directory of symlinks whose one mutated file is a real, edited copy:
-nothing in the source tree is ever written. A subprocess with ``PYTHONPATH`` on that root imports
+nothing in the source tree is ever written. A child process (forked from a server that has
+imported SymPy, SciPy and z3 once) puts that root first on its path, imports
 ``attncert`` from it and runs the quick tier of the affected papers in process, most relevant
 certificates first (those whose check mentions the mutated function), and stops at the first
 certificate that leaves its expected verdict. If none does, the papers' fast test files run under
@@ -28,8 +29,10 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import json
 import os
+import queue
 import shutil
 import subprocess
 import sys
@@ -37,7 +40,7 @@ import tempfile
 import time
 import tomllib
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -227,23 +230,119 @@ def _env(top: Path) -> dict[str, str]:
     return env
 
 
+#: imported once by each fork server, so that a mutant's run starts with them loaded; never
+#: ``attncert``, which every child imports from its own mutant's root
+PRELOADED = ("numpy", "scipy.linalg", "scipy.optimize", "scipy.special", "scipy.integrate", "scipy.stats", "sympy", "z3")
+
+
+class _ForkServer:
+    """A process (``worker.py --serve``) that imports the heavy dependencies once and then forks
+    one child per request: the child imports ``attncert`` from the mutant's root and runs the
+    request's certificates (``_worker``). The server kills a child that runs past the request's
+    time limit. Saves the 2 s of importing SymPy and SciPy per mutant."""
+
+    def __init__(self, script: Path) -> None:
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTEST_ADDOPTS")}
+        env.update(PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1")
+        self.process = subprocess.Popen(
+            [sys.executable, str(script), "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
+        )
+
+    def run(self, top: Path, request_path: Path, timeout: float) -> dict:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps({"top": str(top), "request": str(request_path), "timeout": timeout}) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the fork server stopped (exit {self.process.wait()})")
+        return json.loads(line)
+
+    def stop(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
+
+
+_SERVERS: queue.SimpleQueue[_ForkServer] = queue.SimpleQueue()
+_ALL_SERVERS: list[_ForkServer] = []
+
+
+@contextlib.contextmanager
+def _servers() -> Iterator[None]:
+    """Stop every fork server started inside the block when it ends."""
+    try:
+        yield
+    finally:
+        while _ALL_SERVERS:
+            _ALL_SERVERS.pop().stop()
+        while not _SERVERS.empty():
+            _SERVERS.get()
+
+
 def _run_worker(top: Path, request: dict, timeout: float) -> dict:
-    """Run the certificates of ``request`` in a subprocess importing ``attncert`` from ``top``."""
+    """Run the certificates of ``request`` in a child importing ``attncert`` from ``top`` (forked
+    from a server of this run; one server per concurrent caller)."""
     req = top / "request.json"
     req.write_text(json.dumps(request))
-    proc = subprocess.run(
-        [sys.executable, str(top.parents[1] / "worker.py"), "--worker", str(req)],
-        env=_env(top),
-        cwd=top,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+    try:
+        server = _SERVERS.get_nowait()
+    except queue.Empty:
+        server = _ForkServer(top.parents[1] / "worker.py")
+        _ALL_SERVERS.append(server)
+    try:
+        status = server.run(top, req, timeout)
+    finally:
+        _SERVERS.put(server)
+    if status.get("timeout"):
+        raise subprocess.TimeoutExpired("mutant worker", timeout)
     out = top / "result.json"
-    if proc.returncode != 0 or not out.is_file():
-        tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
-        return {"crashed": f"worker exited {proc.returncode}: {tail[0]}"}
+    if status["exit"] != 0 or not out.is_file():
+        log = top / "worker.log"
+        lines = log.read_text(errors="replace").strip().splitlines() if log.is_file() else []
+        return {"crashed": f"worker exited {status['exit']}: {(lines or ['no output'])[-1]}"}
     return json.loads(out.read_text())
+
+
+def _serve() -> None:
+    """The fork server's loop: one JSON request per line on stdin, one JSON reply per line."""
+    import importlib
+    import signal
+    import traceback
+
+    for name in PRELOADED:
+        importlib.import_module(name)
+    while line := sys.stdin.readline():
+        request = json.loads(line)
+        top = request["top"]
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            code = 1
+            try:
+                log = os.open(Path(top) / "worker.log", os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+                os.dup2(log, 1), os.dup2(log, 2)
+                os.chdir(top)
+                sys.path.insert(0, top)
+                os.environ["PYTHONPATH"] = top  # for any process the checks start
+                _worker(Path(request["request"]))
+                code = 0
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                sys.stdout.flush(), sys.stderr.flush()
+                os._exit(code)
+        deadline = time.monotonic() + request["timeout"]
+        reply: dict = {}
+        while not reply:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                reply = {"exit": os.waitstatus_to_exitcode(status)}
+            elif time.monotonic() > deadline:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                reply = {"timeout": True}
+            else:
+                time.sleep(0.01)
+        print(json.dumps(reply), flush=True)
 
 
 #: a pytest plugin, written into the mutant's root: refuse to test anything but the mutant
@@ -379,7 +478,7 @@ def run(
     if problems:
         raise ValueError("the mutation catalogue does not match the source:\n" + "\n".join(problems))
     papers = [p for p in PAPERS if any(p in m.papers for m in mutations if not m.equivalent)]
-    with tempfile.TemporaryDirectory(prefix="attncert-mutation-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="attncert-mutation-") as tmp, _servers():
         scratch = Path(tmp)
         tree = snapshot(root, scratch)
         base = baseline(tree, scratch, papers, timeout or 900.0)
@@ -417,7 +516,7 @@ def run_targeted(
     problems = catalogue_problems(list(mutations.values()), root) + [f"{n}: no such mutation" for n in missing]
     if problems:
         raise ValueError("the mutation catalogue does not match the source:\n" + "\n".join(problems))
-    with tempfile.TemporaryDirectory(prefix="attncert-mutation-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="attncert-mutation-") as tmp, _servers():
         scratch = Path(tmp)
         tree = snapshot(root, scratch)
         certs = sorted(set(killers.values()))
@@ -528,10 +627,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-tests", action="store_true", help="judge by certificates only")
     parser.add_argument("--check", action="store_true", help="only check that every snippet matches exactly once")
     parser.add_argument("--json", type=Path, help="write every outcome here")
-    parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.worker:
-        _worker(args.worker)
+    if args.serve:
+        _serve()
         return 0
     mutations = load_mutations()
     if args.pattern:
