@@ -67,32 +67,7 @@ EXEMPT["solvers/phase.py"]["Cancelled"] = "an exception class, no behaviour"
 
 # Public functions whose mutations are not yet in the catalogue, each with why; benchmarks/README.md lists
 # them as the harness's open gaps. A function added to theory/ or solvers/ without a mutation still fails.
-KNOWN_GAPS = {
-    "theory/gllm.py": {
-        "lumped": "both tried mutations (R's sign assumption, the order of the returned list) survived: no certificate "
-        "depends on R >= 0; needs a certificate that uses the sign of the rest term",
-    },
-    "theory/psa.py": {
-        name: "mutation written but not yet run through the harness (time ran out on 2026-12-01)"
-        for name in (
-            "block_entries",
-            "momentum_of",
-            "pearson_p_value",
-            "phase_state",
-            "pooled_t_statistic",
-            "relative_change",
-            "sample_mean",
-            "spearman_rho",
-            "standard_deviation",
-            "step_ratio_limit",
-            "student_t_two_sided_p",
-            "task_difficulty",
-            "transformer_parameters",
-            "variance",
-            "welch_t_statistic",
-        )
-    },
-}
+KNOWN_GAPS: dict[str, dict[str, str]] = {}
 
 
 def public_names(path: Path) -> set[str]:

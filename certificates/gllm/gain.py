@@ -587,6 +587,54 @@ def plug_in_sharp(ctx: Context, *, constant) -> Evidence:
 
 
 @certificate(
+    "gllm.hessian_lies_between_zero_and_identity",
+    claim=claim(
+        "Prop 8 (ii); Lemma 2 (proof, erratum E13)",
+        "for every d and u, 0 <= Hess Phi(u) = C(alpha^(u)) + C(tau^(u)) <= I: every eigenvalue of C(p), p a tilted "
+        "profile, lies in [0, 1/2] (so log Lambda is convex, and the bound <= 2I used in the proof of Lemma 2 holds "
+        "with room to spare)",
+        Provenance.DERIVED,
+        "Prop 8 (ii)",
+    ),
+    method=Method.SYMBOLIC,
+    expected=Verdict.PROVED,
+    params={"ceiling": sp.Rational(1, 2)},
+    mutant=Mutant("every eigenvalue of C(p) is at most 1/4 (the largest Bernoulli variance)", {"ceiling": sp.Rational(1, 4)}),
+    tags=("prop8", "lemma2"),
+)
+def hessian_bounds(ctx: Context, *, ceiling) -> Evidence:
+    """General d, by Gershgorin. Row j of C(p) = diag(p) - p p^T has diagonal p_j (1 - p_j) and off-diagonal entries
+    -p_j p_i, so its Gershgorin radius is p_j sum_{i != j} |p_i| = p_j R^(u): the other coordinates lump into the rest
+    share R^(u) = R / (R + p_j e^{-+u_j}) >= 0 of ``theory.gllm.lumped`` (its sign is what turns the sum of absolute
+    values into the rest; u_j enters as e^{u_j} = w_j > 0). With p_j + R^(u) = 1 the diagonal equals the radius, so
+    every eigenvalue lies in [0, 2 p_j R^(u)], and 2 x r <= 1/2 on the simplex (z3). The Hessian formula itself is
+    gllm.log_gain_hessian_is_sum_of_covariances; a sum of two such matrices lies between 0 and I."""
+    import z3
+
+    w = sp.Symbol("w_j", positive=True)
+    u = [sp.Integer(0), sp.log(w)]
+    facts = []
+    for name, sign in (("alpha", -1), ("tau", 1)):
+        rest, share = th.tilted(th.lumped(name)[:2], u, sign)
+        cov = th.covariance_matrix([rest, share])
+        facts += [
+            (f"{name}: rest share R^(u) >= 0", sp.Ge(rest, 0)),
+            (f"{name}: p_j + R^(u) = 1", sp.cancel(rest + share - 1)),
+            (f"{name}: C_jj = p_j R^(u)", sp.cancel(cov[1, 1] - share * rest)),
+            (f"{name}: Gershgorin radius |C_jR| = p_j R^(u)", sp.Eq(sp.Abs(cov[1, 0]), share * rest)),
+        ]
+    x, r = z3.Reals("x r")
+    hessian_ceiling = sp.sstr(2 * ceiling * sp.Symbol("I"))
+    bound = th.decide_real([x > 0, r >= 0, x + r == 1], 2 * x * r <= z3.RealVal(str(ceiling)), f"2 x r <= {ceiling}")
+    return all_exact(
+        [*facts, (f"Gershgorin interval [0, 2 p_j R^(u)] inside [0, {ceiling}]", bound)],
+        proved=f"every eigenvalue of C(p) lies in [0, {ceiling}] for every d, so 0 <= Hess Phi <= {hessian_ceiling}",
+        scope=Scope.GENERAL,
+        assumptions=("d >= 2", "R = sum of the other coordinates' terms >= 0", "alpha_j, tau_j > 0", "u real"),
+    )
+
+
+@certificate(
     "gllm.sample_size_ratio_identity",
     claim=claim(
         "Prop 7 (ii)",
