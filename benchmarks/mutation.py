@@ -13,10 +13,10 @@ nothing in the source tree is ever written. A child process (forked from a serve
 imported SymPy, SciPy and z3 once) puts that root first on its path, imports
 ``attncert`` from it and runs the quick tier of the affected papers in process, most relevant
 certificates first (those whose check mentions the mutated function), and stops at the first
-certificate that leaves its expected verdict. If none does, the papers' fast test files run under
-pytest. Everything is judged **relative to the unmutated baseline**: a mutant is killed when the
-set of certificates (or tests) that miss their expected verdict grows compared with the baseline
-run of the same copy, so a certificate that is already red (say, an ERROR while the engine API
+certificate that leaves its expected verdict or whose negative control is no longer rejected.
+If none does, the papers' fast test files run under pytest. Everything is judged **relative to
+the unmutated baseline**: a mutant is killed when the set of certificates (or tests) that miss
+their expected verdict grows compared with the baseline run of the same copy, so a certificate that is already red (say, an ERROR while the engine API
 changes) never kills anything. A mutant whose run exceeds its time limit is counted as killed and
 listed as a timeout.
 
@@ -582,10 +582,16 @@ def _worker(request_path: Path) -> None:
     for cert in sorted(certs, key=relevance):
         if request["stop_early"] and cert.id in known_bad:
             continue  # already red on the baseline: it cannot kill this mutant
-        result = run_one(cert, ctx)
-        verdicts[cert.id] = f"{result.verdict} (expected {cert.expected}): {result.outcome.evidence.summary}"[:300]
-        took[cert.id] = result.outcome.duration_s
-        if not result.as_expected:
+        # the negative control is part of the certificate: a mutant that lets it pass is caught too
+        result = run_one(cert, ctx, negative_control=True)
+        control = result.negative_control.evidence
+        verdicts[cert.id] = (
+            f"{result.verdict} (expected {cert.expected}): {result.outcome.evidence.summary}"
+            if not result.as_expected or result.mutant_killed
+            else f"negative control not rejected: {control.verdict}: {control.summary}"
+        )[:300]
+        took[cert.id] = result.outcome.duration_s + result.negative_control.duration_s
+        if not (result.as_expected and result.mutant_killed):
             failing.append(cert.id)
             if request["stop_early"] and cert.id not in known_bad:
                 break
