@@ -22,6 +22,7 @@ listed as a timeout.
     python benchmarks/mutation.py                 # the whole catalogue, 2 processes
     python benchmarks/mutation.py -k psa_ --jobs 1
     python benchmarks/mutation.py --check         # only: every snippet matches exactly once
+    python benchmarks/mutation.py --catalogue benchmarks/mutations_fresh.toml   # another catalogue
 """
 
 from __future__ import annotations
@@ -528,12 +529,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-tests", action="store_true", help="judge by certificates only")
     parser.add_argument("--check", action="store_true", help="only check that every snippet matches exactly once")
     parser.add_argument("--json", type=Path, help="write every outcome here")
+    parser.add_argument(
+        "--catalogue", type=Path, default=CATALOGUE, help="the mutation catalogue to run (default: benchmarks/mutations.toml)"
+    )
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         _worker(args.worker)
         return 0
-    mutations = load_mutations()
+    mutations = load_mutations(args.catalogue)
     if args.pattern:
         parts = [p for p in args.pattern.split(",") if p]
         mutations = [m for m in mutations if any(p in m.name for p in parts)]
