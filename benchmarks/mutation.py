@@ -16,13 +16,14 @@ certificates first (those whose check mentions the mutated function), and stops 
 certificate that leaves its expected verdict or whose negative control is no longer rejected.
 If none does, the papers' fast test files run under pytest. Everything is judged **relative to
 the unmutated baseline**: a mutant is killed when the set of certificates (or tests) that miss
-their expected verdict grows compared with the baseline run of the same copy, so a certificate that is already red (say, an ERROR while the engine API
-changes) never kills anything. A mutant whose run exceeds its time limit is counted as killed and
-listed as a timeout.
+their expected verdict grows compared with the baseline run of the same copy, so a certificate
+that is already red (say, an ERROR while the engine API changes) never kills anything. A mutant
+whose run exceeds its time limit is counted as killed and listed as a timeout.
 
     python benchmarks/mutation.py                 # the whole catalogue, 2 processes
     python benchmarks/mutation.py -k psa_ --jobs 1
     python benchmarks/mutation.py --check         # only: every snippet matches exactly once
+    python benchmarks/mutation.py --catalogue benchmarks/mutations_fresh.toml   # another catalogue
 """
 
 from __future__ import annotations
@@ -633,12 +634,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-tests", action="store_true", help="judge by certificates only")
     parser.add_argument("--check", action="store_true", help="only check that every snippet matches exactly once")
     parser.add_argument("--json", type=Path, help="write every outcome here")
+    parser.add_argument(
+        "--catalogue", type=Path, default=CATALOGUE, help="the mutation catalogue to run (default: benchmarks/mutations.toml)"
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
         _serve()
         return 0
-    mutations = load_mutations()
+    mutations = load_mutations(args.catalogue)
     if args.pattern:
         parts = [p for p in args.pattern.split(",") if p]
         mutations = [m for m in mutations if any(p in m.name for p in parts)]

@@ -203,6 +203,7 @@ def logits(ctx: Context, *, power) -> Evidence:
                 "instance with theory M_{q, lambda} (lambda = 2)",
                 sp.Matrix((qn @ mm) @ (kn @ mm).T) - sp.Matrix(qn @ np.linalg.matrix_power(mm, power) @ kn.T),
             ),
+            ("M_{q, lambda} = diag(lambda^{q_j}) (Sec 3.1) at q = (0..3), lambda = 2", sp.Matrix(mm) - sp.diag(1, 2, 4, 8)),
         ],
         proved="Q'(K')^T = Q M^2 K^T for every n, d_k (matrix algebra with M = M^T)",
         scope=Scope.GENERAL,

@@ -366,10 +366,22 @@ def decoder_prefix(ctx: Context, *, operator) -> Evidence:
     tags=("thm54", "reference-decoder"),
 )
 def decoder_sdpa(ctx: Context, *, scale) -> Evidence:
+    """Both decoders share ``rope_rows``, so its relative-position structure (plga.md §1.4, eq. 4.2 with
+    G = I: (R_n q_n)^T (R_m k_m) = q_n^T R_{m-n} k_m, unchanged when every position is offset) and R_0 = I
+    (0-based positions) are checked on their own."""
     dec = ref.PLDRDecoder.random(ctx.seed)
     x = _tokens(ctx)
     diff = float(np.abs(dec(x, operator=scale * np.eye(dec.dk)) - dec.sdpa_reference(x)).max())
-    return within(diff, tolerance=1e-12, what="max |PLDR(G = I) - SDPA decoder| over the output distributions")
+    q, k, _ = _inputs(ctx)
+    scores = ref.rope_rows(q) @ ref.rope_rows(k).T
+    relative = float(np.abs(ref.rope_rows(q, offset=7) @ ref.rope_rows(k, offset=7).T - scores).max() / np.abs(scores).max())
+    origin = float(np.abs(ref.rope_rows(q)[0] - q[0]).max())
+    return within(
+        max(diff, relative, origin),
+        tolerance=1e-12,
+        what=f"max |PLDR(G = I) - SDPA decoder| over the output distributions = {diff:.1e}; RoPE scores under a "
+        f"position offset of 7 move by {relative:.1e} (relative); |RoPE(q)_0 - q_0| = {origin:.1e}",
+    )
 
 
 @certificate(
