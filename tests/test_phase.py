@@ -5,6 +5,8 @@ import math
 import mpmath as mp
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from attncert.certificates.frontends.cli import main
 from attncert.certificates.psa.phase import SHARED_SWEEP_GROUP, shared_sweep
@@ -20,8 +22,10 @@ from attncert.solvers.phase import (
     branch,
     extract_gamma_c,
     mean_field_gamma_c,
+    pearson_r,
     run_sweep,
     seed_for,
+    spearman_rho,
     summarise,
 )
 from attncert.solvers.score_model import ScoreModel, argmax_plateau_mc, chance, softmax_mass_mc
@@ -395,3 +399,31 @@ def test_phase_backend_not_installed_is_a_usage_error(monkeypatch, capsys):
     monkeypatch.setattr(backend, "_installed", lambda module: False)
     assert main(["phase", "--backend", "torch"]) == 2
     assert "not installed" in capsys.readouterr().err
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    st.lists(st.tuples(st.integers(-5, 5), st.floats(-1e3, 1e3, allow_nan=False)), min_size=3, max_size=30),
+)
+def test_summary_statistics_agree_with_scipy(pairs):
+    """pearson_r and spearman_rho (what summarise reports) against scipy.stats, ties included
+    (the integer column has many)."""
+    from scipy import stats
+
+    x = [float(a) for a, _ in pairs]
+    y = [b for _, b in pairs]
+    if len(set(x)) < 2 or len(set(y)) < 2:
+        assert math.isnan(pearson_r(x, y))
+        return
+    assert pearson_r(x, y) == pytest.approx(stats.pearsonr(x, y)[0], abs=1e-9)
+    rho, p = spearman_rho(x, y)
+    expected = stats.spearmanr(x, y)
+    assert rho == pytest.approx(expected[0], abs=1e-9)
+    assert p == pytest.approx(expected[1], abs=1e-9)
+
+
+def test_spearman_rho_on_a_hand_example():
+    # ranks (1, 2.5, 2.5, 4) and (1, 2, 3, 4), centred: (-1.5, 0, 0, 1.5) . (-1.5, -0.5, 0.5, 1.5) = 4.5,
+    # norms^2 4.5 and 5: rho = sqrt(0.9) = 3 / sqrt(10)
+    rho, _ = spearman_rho([1.0, 2.0, 2.0, 3.0], [10.0, 20.0, 30.0, 40.0])
+    assert rho == pytest.approx(3 / math.sqrt(10), abs=1e-15)

@@ -12,7 +12,18 @@ from attncert.certificates.engine.model import Context, Evidence, Method, Mutant
 from attncert.certificates.engine.registry import certificate
 from attncert.certificates.psa import claim
 from attncert.solvers.backend import get_backend
-from attncert.solvers.phase import FIG7, PAPER_STATISTICS, TAXIS, Protocol, Statistics, Sweep, branch, run_sweep, summarise
+from attncert.solvers.phase import (
+    FIG7,
+    PAPER_STATISTICS,
+    TAXIS,
+    Protocol,
+    Statistics,
+    Sweep,
+    branch,
+    pearson_r,
+    run_sweep,
+    summarise,
+)
 from attncert.solvers.score_model import ScoreModel, argmax_plateau_mc
 from attncert.solvers.score_quadrature import plateau_quadrature
 
@@ -105,13 +116,12 @@ def plateau_vs_argmax(ctx: Context, *, sigma_t_quadrature) -> Evidence:
 def _mean_field_fit(stats: Statistics, *, factor: float) -> tuple[float, float]:
     """(Pearson r, median relative error) of factor * mean-field gamma_c against the measured means."""
     import numpy as np
-    from scipy import stats as sstats
 
     mf = [pt for pt in stats.points if pt.branch == "mean-field"]
     pred = [factor * pt.mean_field for pt in mf]
     meas = [pt.gamma_c_mean for pt in mf]
     rel = [abs(p - m) / m for p, m in zip(pred, meas, strict=True)]
-    return float(sstats.pearsonr(pred, meas)[0]), float(np.median(rel))
+    return pearson_r(pred, meas), float(np.median(rel))
 
 
 @certificate(
@@ -261,13 +271,11 @@ def fig7_flat(ctx: Context, *, sigma_t) -> Evidence:
     tags=("fig8", "score-model"),
 )
 def fig8_pearson(ctx: Context, *, with_L) -> Evidence:
-    from scipy import stats as sstats
-
     stats = _statistics(TAXIS, 2.0, _fresh(ctx), ctx.backend)
     cond = [pt for pt in stats.points if branch(pt.d_k, pt.T) == "condensed"]
     pred = [pt.freezing if with_L else 1.0 for pt in cond]
     meas = [pt.gamma_c_mean for pt in cond]
-    r = float(sstats.pearsonr(pred, meas)[0]) if len(set(pred)) > 1 else math.nan
+    r = pearson_r(pred, meas) if len(set(pred)) > 1 else math.nan
     return _printed_statistic(r, PAPER_STATISTICS["taxis_pearson_r"], 0.003, "T-axis on-branch r")
 
 
