@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from attncert.certificates.engine.model import Certificate, Context, Evidence, Verdict
+from attncert.certificates.engine.model import Certificate, Context, Evidence, Method, Verdict
 from attncert.certificates.engine.plain import to_jsonable
 from attncert.certificates.engine.runner import Outcome, Task, execute
 
@@ -133,7 +133,9 @@ def run_tasks(
         return _Worker(process, ours)
 
     prepare_shared(tasks, ctx, on_prepare=on_prepare)
-    queue = deque(tasks)
+    # Monte Carlo checks are the longest: started first, they do not leave one worker busy at the
+    # end while the others idle (results are still gathered in the order of ``tasks``)
+    queue = deque(sorted(tasks, key=lambda t: t.certificate.method is not Method.MONTE_CARLO))
     done: dict[_Key, Outcome] = {}
 
     def finish(worker: _Worker, outcome: Outcome) -> None:

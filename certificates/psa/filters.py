@@ -3,6 +3,8 @@ the Fig. 58 sign erratum (psa.md §1.4-§1.6, §2.2, §5 item 5)."""
 
 from __future__ import annotations
 
+import functools
+
 import sympy as sp
 
 from attncert.certificates.engine.crosscheck import random_instances
@@ -121,6 +123,7 @@ def transfer_magnitude(ctx: Context, *, operator) -> Evidence:
     )
 
 
+@functools.cache  # the Prop 13 and Fig. 58 filters are each checked by two certificates
 def _high_pass(filt: sp.Expr) -> Evidence:
     """High-pass for every gamma > 0: |H|^2 strictly increasing on (0, pi), all-pass at gamma = 0."""
     gp = sp.Symbol("gamma_pos", positive=True)
