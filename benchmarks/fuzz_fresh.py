@@ -445,7 +445,7 @@ def verify_cases(rng: random.Random) -> list[Case]:
 
 
 def _run_docs(base: dict) -> list[tuple[str, bytes]]:
-    """Malformed saved verify reports, mutations of a real one."""
+    """Malformed saved verify reports, mutations of a real one (a label ending ': valid' is not)."""
     r0 = base["results"][0]
     docs: list[tuple[str, bytes]] = [
         ("empty", b""),
@@ -486,8 +486,6 @@ def _run_docs(base: dict) -> list[tuple[str, bytes]]:
         ("id", 17),
         ("id", ["a"]),
         ("id", None),
-        ("id", "no.such.certificate"),
-        ("id", "[/]"),
         ("paper", "xyz"),
         ("paper", 5),
         ("as_expected", "yes"),
@@ -500,6 +498,10 @@ def _run_docs(base: dict) -> list[tuple[str, bytes]]:
         ("negative_control", {}),
     ]:
         docs.append((f"result {key}={value!r}", dumps({**base, "results": [{**r0, key: value}]})))
+    docs.append(
+        ("unknown id (a certificate since removed): valid", dumps({**base, "results": [{**r0, "id": "no.such.certificate"}]}))
+    )
+    docs.append(("unknown id with markup: valid", dumps({**base, "results": [{**r0, "id": "[/]:x:"}]})))
     docs.append(("duplicate ids", dumps({**base, "results": [r0, r0]})))
     docs.append(("summary wrong type", dumps({**base, "summary": "ok"})))
     docs.append(("environment null", dumps({**base, "environment": None})))
@@ -550,10 +552,11 @@ def claims_cases(rng: random.Random, base: dict, base_bytes: bytes) -> list[Case
     for w in WEIRD_NAMES[:6]:
         add(f"from missing weird {w!r}", ["--from", f"{w}.json"])
     for i, (label, doc) in enumerate(_run_docs(base)):
+        expect = "ok" if label.endswith(": valid") else "refuse"
         if i % 2:
-            add(f"from {label}", ["--from", "run.json"], files={"run.json": doc})
+            add(f"from {label}", ["--from", "run.json"], expect, files={"run.json": doc})
         else:
-            add(f"from {label} + json", ["--from", "run.json", "--json", "c.json"], files={"run.json": doc})
+            add(f"from {label} + json", ["--from", "run.json", "--json", "c.json"], expect, files={"run.json": doc})
     for target, files, watch in [
         ("f/c.json", {"f": b"x"}, ()),
         ("/proc/fuzz_fresh_claims", {}, ("/proc/fuzz_fresh_claims",)),
@@ -648,7 +651,8 @@ def report_cases(rng: random.Random, base: dict, base_bytes: bytes) -> list[Case
     for w in WEIRD_NAMES[:6]:
         add(f"from missing weird {w!r}", ["--from", f"{w}.json", "--out", "out", "--no-figures"])
     for label, doc in _run_docs(base):
-        add(f"from {label}", ["--from", "run.json", "--out", "out", "--no-figures"], files={"run.json": doc})
+        expect = "ok" if label.endswith(": valid") else "refuse"
+        add(f"from {label}", ["--from", "run.json", "--out", "out", "--no-figures"], expect, files={"run.json": doc})
     del rng
     return cases
 

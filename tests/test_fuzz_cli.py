@@ -79,6 +79,8 @@ def _malformed(run: dict) -> list[tuple[str, bytes]]:
             "negative control killed a string",
             json.dumps({**run, "results": [{**r0, "negative_control": {"killed": "x"}}]}).encode(),
         ),
+        ("a certificate recorded twice", json.dumps({**run, "results": [r0, r0]}).encode()),
+        ("out_of_scope of numbers", json.dumps({**run, "out_of_scope": [1]}).encode()),
         ("nested 100,000 deep", b"[" * 100_000 + b"]" * 100_000),
         ("schema an integer of 5,000 digits", b'{"schema": ' + b"9" * 5000 + b"}"),
     ]

@@ -126,6 +126,7 @@ _REPORT_SHAPE = {
     "selection": {"tier?": (None, "quick", "full"), "negative_controls?": bool},
     "summary": {"negative_controls": {"run": int, "killed": int}},
     "results": [_RESULT_SHAPE],
+    "out_of_scope?": [{"paper": ("plga", "gllm", "psa"), "claim": str, "statement": str, "reason": str}],
 }
 MAX_REPORT_BYTES = 256 * 2**20
 
@@ -179,6 +180,9 @@ def load_report(path: Path) -> dict[str, Any]:
     if schema != SCHEMA:
         raise UsageError(f"{path}: schema {_shown(schema)} is not {SCHEMA!r}; {again}")
     problem = _misfit(report, _REPORT_SHAPE, "")
+    ids = [r["id"] for r in report["results"]] if problem is None else []
+    if problem is None and len(set(ids)) < len(ids):
+        problem = f"certificate {_shown(next(i for i in ids if ids.count(i) > 1))} is recorded twice"
     if problem:
         raise UsageError(f"{path}: not a verify report: {problem}; {again}")
     return report
