@@ -43,13 +43,17 @@ def _int_list(text: str) -> tuple[int, ...]:
 MAX_JOBS = 1024
 
 
+def _short(text: str) -> str:
+    return text if len(text) <= 24 else text[:21] + "..."
+
+
 def _jobs(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer") from None
     if not 1 <= value <= MAX_JOBS:
-        raise argparse.ArgumentTypeError(f"must be an integer in [1, {MAX_JOBS}]")
+        raise argparse.ArgumentTypeError(f"must be >= 1 and <= {MAX_JOBS}, not {_short(text)}")
     return value
 
 
@@ -59,7 +63,7 @@ def _positive_float(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if not (value > 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(f"must be a finite number > 0, not {text}")
+        raise argparse.ArgumentTypeError(f"must be > 0 and finite, not {_short(text)}")
     return value
 
 
@@ -68,9 +72,9 @@ def _seed(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer") from None
+        raise argparse.ArgumentTypeError(f"invalid int value: {_short(text)!r}") from None
     if not 0 <= value < 2**63:
-        raise argparse.ArgumentTypeError("must be an integer in [0, 2^63 - 1]")
+        raise argparse.ArgumentTypeError(f"must be >= 0 and < 2^63, not {_short(text)}")
     return value
 
 
