@@ -1,7 +1,8 @@
 """The fuzz suite of issue 12 at benchmark size: at least 10^4 generated examples in all.
 
-Usage: python benchmarks/fuzz.py [--per-property N] (default 2,000 per property, 5 properties).
-Runs the properties of tests/test_fuzz_grades.py and tests/test_fuzz_phase.py with N examples
+Usage: python benchmarks/fuzz.py [--per-property N] (default 2,000 per property, 8 properties).
+Runs the properties of tests/test_fuzz_grades.py, tests/test_fuzz_phase.py and
+tests/test_fuzz_cli.py (verify, claims and report arguments and --from documents) with N examples
 each (hypothesis, derandomized, no example database) and prints, per property, the examples
 run, how they ended (solved / refused with exit 2) and the failures, which must be 0: a failure
 stops the property and prints hypothesis's minimal failing example.
@@ -23,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+import test_fuzz_cli as tc  # noqa: E402
 import test_fuzz_grades as tg  # noqa: E402
 import test_fuzz_phase as tp  # noqa: E402
 
@@ -104,6 +106,15 @@ def main() -> int:
             rc = tp._check(argv, out, cap)
         return "accepted" if rc == 0 else "refused (exit 2, one line)"
 
+    def refused(test):
+        inner_test = test.hypothesis.inner_test
+
+        def check(**kwargs):
+            inner_test(**kwargs)  # asserts exit 2, one line, nothing written
+            return "refused (exit 2, one line)"
+
+        return check
+
     tg._quiet(patch)
     tp.phase_cmd._run = lambda *args: 0
     inner = {f.__name__: f.hypothesis.inner_test for f in (tg.test_exact_solver_reaches_the_independent_optimum,)}
@@ -124,6 +135,21 @@ def main() -> int:
             "phase random flags",
             {"extra": tp.choices, "pairs": tp.st.lists(tp.st.tuples(tp.flags, tp.numbers), max_size=4)},
             phase_flags,
+        ),
+        (
+            "verify random malformed arguments",
+            {"argv": tc._argv(tc._BAD_VERIFY, tc._GOOD_VERIFY)},
+            refused(tc.test_verify_refuses_malformed_arguments),
+        ),
+        (
+            "claims random arguments and --from documents",
+            {"case": tc.claims_argv()},
+            refused(tc.test_claims_refuses_malformed_arguments_and_saved_runs),
+        ),
+        (
+            "report random arguments and --from documents",
+            {"case": tc.report_argv()},
+            refused(tc.test_report_refuses_malformed_arguments_and_saved_runs),
         ),
     ]
     total, failed = 0, 0

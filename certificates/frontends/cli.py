@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import os
 import sys
-from pathlib import Path
 
-from attncert.certificates.frontends.common import EXIT_USAGE, Parser, UsageError, writable
+from attncert.certificates.frontends.common import EXIT_USAGE, Parser, UsageError, path_arg, writable
 
 # The choices below are spelled out so that parsing imports no numerical module; a test checks
 # each against the tuple it mirrors (registry.PAPERS, backend.BACKENDS, ...).
@@ -40,13 +40,20 @@ def _int_list(text: str) -> tuple[int, ...]:
     return values
 
 
-def _positive_int(text: str) -> int:
+MAX_JOBS = 1024
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 24 else text[:21] + "..."
+
+
+def _jobs(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, not {value}")
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer") from None
+    if not 1 <= value <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"must be >= 1 and <= {MAX_JOBS}, not {_short(text)}")
     return value
 
 
@@ -55,8 +62,19 @@ def _positive_float(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0, not {text}")
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be > 0 and finite, not {_short(text)}")
+    return value
+
+
+def _seed(text: str) -> int:
+    """A seed for numpy's generators: an integer in [0, 2^63 - 1] (a negative one is refused there)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {_short(text)!r}") from None
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"must be >= 0 and < 2^63, not {_short(text)}")
     return value
 
 
@@ -64,7 +82,7 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     """--jobs and --timeout: how the certificates are run (never what they report)."""
     parser.add_argument(
         "--jobs",
-        type=_positive_int,
+        type=_jobs,
         metavar="N",
         help="worker processes (default: all cores); 1 runs every check in this process, one after the other",
     )
@@ -92,7 +110,7 @@ def _verify_parser(sub: argparse._SubParsersAction) -> None:
     verify.add_argument("--markdown", type=writable, metavar="PATH", help="write a Markdown report here")
     verify.add_argument("--negative-controls", action="store_true", help="also run every mutant; each must be rejected")
     verify.add_argument("--backend", choices=[*BACKENDS, "auto"], default="numpy", help="array backend (default numpy)")
-    verify.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed for randomized checks")
+    verify.add_argument("--seed", type=_seed, default=DEFAULT_SEED, help="seed for randomized checks")
     verify.add_argument("--list", action="store_true", help="list the selected certificates and exit")
     _add_run_options(verify)
 
@@ -107,7 +125,7 @@ def _claims_parser(sub: argparse._SubParsersAction) -> None:
     source.add_argument(
         "--from",
         dest="from_run",
-        type=Path,
+        type=path_arg,
         metavar="RUN.json",
         help="show the verdicts and scopes of a saved run ('attncert verify --json RUN.json')",
     )
@@ -118,11 +136,11 @@ def _claims_parser(sub: argparse._SubParsersAction) -> None:
 
 def _report_parser(sub: argparse._SubParsersAction) -> None:
     report = sub.add_parser("report", help="write a browsable HTML report (certificates, ledger, figures)")
-    report.add_argument("--out", type=Path, required=True, help="folder for index.html and its figures")
+    report.add_argument("--out", type=path_arg, required=True, help="folder for index.html and its figures")
     report.add_argument(
         "--from",
         dest="from_run",
-        type=Path,
+        type=path_arg,
         metavar="RUN.json",
         help="render a saved run ('attncert verify --json RUN.json') instead of running the certificates",
     )
@@ -130,13 +148,13 @@ def _report_parser(sub: argparse._SubParsersAction) -> None:
     report.add_argument("--paper", choices=PAPERS)
     report.add_argument("--negative-controls", action="store_true", help="also run and record every mutant")
     report.add_argument("--no-figures", action="store_true", help="skip the figures (no matplotlib needed)")
-    report.add_argument("--seed", type=int, help=f"seed for randomized checks (default {DEFAULT_SEED})")
+    report.add_argument("--seed", type=_seed, help=f"seed for randomized checks (default {DEFAULT_SEED})")
     _add_run_options(report)
 
 
 def _grades_parser(sub: argparse._SubParsersAction) -> None:
     grades = sub.add_parser("grades", help="solve GLLM grade selection from a profile file and certify gradings")
-    grades.add_argument("profile", nargs="?", type=Path, help="profile file (.json, .toml or .csv)")
+    grades.add_argument("profile", nargs="?", type=path_arg, help="profile file (.json, .toml or .csv)")
     grades.add_argument("--example", metavar="NAME", help="use a profile shipped with attncert (see --list-examples)")
     grades.add_argument("--list-examples", action="store_true", help="list the shipped example profiles and exit")
     grades.add_argument("--C", dest="clip", type=float, help="clip C >= 1 (overrides the file; default 2)")
@@ -159,7 +177,7 @@ def _phase_parser(sub: argparse._SubParsersAction) -> None:
     phase.add_argument("--engine", choices=["mc", "quad"], default="mc", help="Monte Carlo or quadrature")
     phase.add_argument("--backend", choices=[*BACKENDS, "auto"], default="numpy", help="array backend for mc")
     phase.add_argument("--seed", type=int, default=0, help="base seed >= 0; replicate seeds are derived from it")
-    phase.add_argument("--out", type=Path, help="write CSV, Markdown and JSON (and PNG with --plot) here")
+    phase.add_argument("--out", type=path_arg, help="write CSV, Markdown and JSON (and PNG with --plot) here")
     phase.add_argument("--plot", action="store_true", help="also write the Fig. 7 / Fig. 8 panels (needs matplotlib)")
     phase.add_argument("--d-k", dest="d_ks", type=_int_list, help="custom: d_k values in [1, 10^6], e.g. 4,8,16")
     phase.add_argument("--T", dest="Ts", type=_int_list, help="custom: T values in [3, 10^6], e.g. 10,15,25")

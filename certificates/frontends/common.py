@@ -6,9 +6,11 @@ Kept free of numerical imports so that ``attncert --help`` starts fast.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import NoReturn
 
@@ -28,14 +30,93 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+def _probe(folder: Path) -> str | None:
+    """Why nothing can be created in ``folder`` (read-only, /proc, ...), or None: a file is
+    created there and removed again, the only check that holds for root too."""
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".attncert-probe.")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    return None
+
+
+def path_arg(path: str) -> Path:
+    """An argparse type: a non-empty path (``Path("")`` would silently mean the current folder)."""
+    if not path:
+        raise argparse.ArgumentTypeError("the path is empty")
+    return Path(path)
+
+
 def writable(path: str) -> Path:
-    """An argparse type: a file path whose folder exists and that is not itself a folder."""
-    p = Path(path)
+    """An argparse type: a file path whose folder exists and takes new files, and that is not a
+    folder or another non-regular file (a device such as /dev/full would be replaced)."""
+    p = path_arg(path)
+    if path.endswith(("/", os.sep)):
+        raise argparse.ArgumentTypeError(f"{path} names a folder; give a file name")
     if not p.parent.is_dir():
         raise argparse.ArgumentTypeError(f"{path}: folder {p.parent} does not exist")
     if p.is_dir():
         raise argparse.ArgumentTypeError(f"{path} is a folder, not a file")
+    if p.exists() and not p.is_file():
+        raise argparse.ArgumentTypeError(f"{path} exists and is not a regular file")
+    problem = _probe(p.parent)
+    if problem:
+        raise argparse.ArgumentTypeError(f"{path}: cannot write in {p.parent} ({problem})")
     return p
+
+
+def preflight_folder(out: Path, names: tuple[str, ...], flag: str = "--out") -> None:
+    """Fail before any work when the folder ``out`` cannot receive the files ``names``: an empty
+    path, a file in the way of the folder or of one of its ancestors, a folder in the way of an
+    output file, or a place where nothing can be created (read-only, /proc). Nothing is created."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{flag} {out} exists and is not a folder")
+    existing = out
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise UsageError(f"{flag} {out}: {existing} is a file, not a folder")
+    for name in names:
+        target = out / name
+        if target.exists() and not target.is_file():
+            what = "a folder" if target.is_dir() else "not a regular file"
+            raise UsageError(f"{flag} {out}: {name} is {what} there; remove it or choose another {flag}")
+    problem = _probe(existing)
+    if problem:
+        raise UsageError(f"{flag} {out}: cannot write in {existing} ({problem})")
+
+
+@contextlib.contextmanager
+def all_or_nothing(out: Path) -> Iterator[None]:
+    """Create the folder ``out`` for the writes in the block; on any failure, Ctrl-C included,
+    remove the files the block added and the folders created here, then re-raise."""
+    created_dirs = []
+    probe = out
+    while not probe.exists():
+        created_dirs.append(probe)
+        probe = probe.parent
+    before = set(os.listdir(out)) if out.is_dir() else set()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        yield
+    except BaseException:
+        with contextlib.suppress(OSError):
+            for name in set(os.listdir(out)) - before:
+                (out / name).unlink(missing_ok=True)
+        for folder in created_dirs:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
+
+
+def write_all(out: Path, files: dict[str, str]) -> list[Path]:
+    """Write every file (each atomically) into the folder ``out``, or none of the new ones."""
+    with all_or_nothing(out):
+        for name, text in files.items():
+            write_atomically(out / name, text)
+    return [out / name for name in files]
 
 
 def _umask() -> int:

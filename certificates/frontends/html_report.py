@@ -18,7 +18,7 @@ from typing import Any
 
 from attncert.certificates.engine.ledger import LedgerEntry
 from attncert.certificates.engine.model import Scope
-from attncert.certificates.frontends.common import write_atomically
+from attncert.certificates.frontends.common import all_or_nothing, write_atomically
 from attncert.certificates.frontends.verify_output import SCOPE_LABELS, coverer_text
 
 _STYLE = """
@@ -65,7 +65,7 @@ def _certificate_row(r: dict[str, Any]) -> str:
         f"<td>{r['method']}</td><td class='v-{r['verdict']}'>{r['verdict']}{unexpected}{scope}</td>"
         f"<td><details><summary>{html.escape(r['evidence']['summary'])}</summary>"
         f"<p><b>Statement.</b> {html.escape(r['claim']['statement'])}</p>{assumptions}"
-        f"<p><b>Provenance</b> {r['claim']['provenance']}; <b>method</b> {r['method']}; <b>tier</b> {r['tier']}; "
+        f"<p><b>Provenance</b> {html.escape(r['claim']['provenance'])}; <b>method</b> {r['method']}; <b>tier</b> {r['tier']}; "
         f"<b>negative control</b>: {html.escape(r['mutant'])}</p>"
         f"<pre>{html.escape(record)}</pre></details></td>"
         f"<td>{r['evidence']['duration_s']:.2f}s</td></tr>"
@@ -192,7 +192,11 @@ def write_report(out: Path, report: dict[str, Any], ledger: list[LedgerEntry], *
 
     The two groups of figures are drawn in two forked processes at once: each spends most of its
     time importing matplotlib and SciPy or SymPy and computing its curves."""
-    out.mkdir(parents=True, exist_ok=True)
+    with all_or_nothing(out):  # a failure (or Ctrl-C) leaves no new file or folder behind
+        return _write(out, report, ledger, figures=figures)
+
+
+def _write(out: Path, report: dict[str, Any], ledger: list[LedgerEntry], *, figures: bool) -> Path:
     names: list[str] = []
     if figures:
         import multiprocessing

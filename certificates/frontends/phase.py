@@ -25,7 +25,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from attncert.certificates.frontends import phase_output as out
-from attncert.certificates.frontends.common import EXIT_OK, UsageError
+from attncert.certificates.frontends.common import EXIT_OK, UsageError, all_or_nothing, preflight_folder, write_all
 from attncert.solvers.backend import BackendUnavailable, get_backend
 from attncert.solvers.phase import C_HAT_REFERENCE, FIG7, PROTOCOLS, Protocol, estimate, run_sweep
 from attncert.solvers.phase import summarise as summarise_sweep
@@ -80,6 +80,8 @@ def validate(args: argparse.Namespace) -> None:
         raise UsageError("--protocol custom needs --d-k and --T")
     if args.protocol != "custom" and (args.d_ks or args.Ts):
         raise UsageError(f"--d-k and --T go with --protocol custom, not {args.protocol}")
+    if args.scheduler is not None and args.executor != "dask":
+        raise UsageError("--scheduler goes with --executor dask")
     for flag, values in (("--d-k", args.d_ks), ("--T", args.Ts)):
         for value in values or ():
             _check_int(flag, value)
@@ -99,7 +101,7 @@ def validate(args: argparse.Namespace) -> None:
         if importlib.util.find_spec("matplotlib") is None:
             raise UsageError("--plot needs matplotlib: pip install 'attncert[plot]'")
     if args.out is not None:
-        out.preflight_out(args.out)
+        preflight_folder(args.out, out.OUTPUT_NAMES)
 
 
 def budget(protocol: Protocol, model: ScoreModel, args: argparse.Namespace, executor) -> int | None:
@@ -270,9 +272,10 @@ def _run(args, console: Console, protocol: Protocol, model: ScoreModel, backend,
             "summary.json": out.summary_json(sweep, stats, c, model, args.seed, backend.name),
         }
         try:
-            written = out.write_all(args.out, files)
-            if args.plot:
-                written += out.figures(args.out, sweep, stats, c)
+            with all_or_nothing(args.out):  # the figures too: a failure leaves no file behind
+                written = write_all(args.out, files)
+                if args.plot:
+                    written += out.figures(args.out, sweep, stats, c)
         except OSError as exc:
             raise UsageError(f"--out {args.out}: cannot write ({exc.strerror or type(exc).__name__})") from None
         console.print(f"wrote {len(written)} files to {args.out}", markup=False, highlight=False)

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import json
 import math
-import os
-import tempfile
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from attncert.certificates.frontends.common import UsageError, to_jsonable, write_atomically
+from attncert.certificates.frontends.common import to_jsonable
 from attncert.solvers.phase import PAPER_STATISTICS, Statistics, Sweep
 from attncert.solvers.score_model import ScoreModel
 from attncert.solvers.score_quadrature import plateau_quadrature
@@ -173,59 +170,6 @@ def summary_json(sweep: Sweep, stats: Statistics, c: float, model: ScoreModel, s
 
 
 OUTPUT_NAMES = ("points.csv", "gamma_c_per_replicate.csv", "curves.csv", "summary.md", "summary.json")
-
-
-def preflight_out(out: Path, names: tuple[str, ...] = OUTPUT_NAMES) -> None:
-    """Fail before any work when ``--out`` cannot receive the files: a file in the way of the
-    folder or of one of its ancestors, a folder in the way of an output file, or a place where
-    nothing can be created (read-only, /proc). Nothing is created."""
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {out} exists and is not a folder")
-    existing = out
-    while not existing.exists():
-        if existing.parent == existing:
-            break
-        existing = existing.parent
-    if not existing.is_dir():
-        raise UsageError(f"--out {out}: {existing} is a file, not a folder")
-    if out.is_dir():
-        for name in names:
-            if (out / name).is_dir():
-                raise UsageError(f"--out {out}: {name} is a folder there; remove it or choose another --out")
-    try:
-        fd, probe = tempfile.mkstemp(dir=existing, prefix=".attncert-probe.")
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        raise UsageError(f"--out {out}: cannot write in {existing} ({exc.strerror or type(exc).__name__})") from None
-
-
-def write_all(out: Path, files: dict[str, str]) -> list[Path]:
-    """Write every file (each atomically) or none: on any failure, Ctrl-C included, the files and
-    folders this call created are removed again and the exception propagates."""
-    created_dirs = []
-    probe = out
-    while not probe.exists():
-        created_dirs.append(probe)
-        probe = probe.parent
-    written: list[Path] = []
-    replaced_any = False
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        for name, text in files.items():
-            path = out / name
-            replaced_any = replaced_any or path.exists()
-            write_atomically(path, text)
-            written.append(path)
-    except BaseException:
-        if not replaced_any:
-            for path in written:
-                path.unlink(missing_ok=True)
-            for folder in created_dirs:
-                with contextlib.suppress(OSError):
-                    folder.rmdir()
-        raise
-    return written
 
 
 # --- figures -------------------------------------------------------------------------------------

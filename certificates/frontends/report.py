@@ -12,7 +12,7 @@ import importlib.util
 from rich.console import Console
 
 from attncert.certificates.engine.ledger import coverers_from_report, ledger, out_of_scope
-from attncert.certificates.frontends.common import EXIT_FAIL, EXIT_OK, UsageError
+from attncert.certificates.frontends.common import EXIT_FAIL, EXIT_OK, UsageError, preflight_folder
 from attncert.certificates.frontends.html_report import write_report as write_html_report
 from attncert.certificates.frontends.verify_output import load_report
 
@@ -42,12 +42,12 @@ def _run(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    if args.out.exists() and not args.out.is_dir():
-        raise UsageError(f"--out {args.out} exists and is not a folder")
+    preflight_folder(args.out, ("index.html",))
     if not args.no_figures and importlib.util.find_spec("matplotlib") is None:
         raise UsageError("figures need matplotlib: pip install 'attncert[plot]' (or pass --no-figures)")
     if args.from_run is not None:
-        given = [name for name, value in (("--tier", args.tier), ("--seed", args.seed), ("--jobs", args.jobs)) if value]
+        options = (("--tier", args.tier), ("--seed", args.seed), ("--jobs", args.jobs))
+        given = [name for name, value in options if value is not None]
         if args.negative_controls:
             given.append("--negative-controls")
         if given:
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         report = _run(args)
     entries = ledger(args.paper, covered_by=coverers_from_report(report))
     page = write_html_report(args.out, report, entries, figures=not args.no_figures)
-    console.print(f"wrote {page} ({len(report['results'])} certificates)")
+    console.print(f"wrote {page} ({len(report['results'])} certificates)", markup=False, highlight=False)
     results = report["results"]
     ok = all(r["as_expected"] for r in results) and all(
         r["negative_control"]["killed"] for r in results if "negative_control" in r

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import platform
 from collections import Counter
 from collections.abc import Iterable
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from attncert.certificates.engine.ledger import Coverer, LedgerEntry
-from attncert.certificates.engine.model import Context, Evidence, Scope, Verdict
+from attncert.certificates.engine.model import Context, Evidence, Method, Scope, Tier, Verdict
 from attncert.certificates.engine.runner import Outcome, Result
 from attncert.certificates.frontends.common import UsageError, to_jsonable
 
@@ -99,18 +100,97 @@ def coverer_text(c: Coverer) -> str:
     return f"{c.id}: {c.verdict.value}{scope}{unexpected}"
 
 
+#: the shape of a saved report, as far as ``claims --from`` and ``report --from`` read it: a dict
+#: maps keys to shapes (a key ending in "?" may be absent), a one-item list is a list of that
+#: shape, a tuple of strings is a choice (``None`` in it: may be null), a type is a JSON scalar
+_CLAIM_SHAPE = {"label": str, "statement": str, "provenance": str, "ledger": [str]}
+_RESULT_SHAPE = {
+    "id": str,
+    "paper": ("plga", "gllm", "psa"),
+    "claim": _CLAIM_SHAPE,
+    "method": tuple(m.value for m in Method),
+    "tier": tuple(t.value for t in Tier),
+    "mutant": str,
+    "expected": tuple(v.value for v in Verdict),
+    "verdict": tuple(v.value for v in Verdict),
+    "as_expected": bool,
+    "scope": (None, *(s.value for s in Scope)),
+    "assumptions": [str],
+    "evidence": {"summary": str, "duration_s": float},
+    "negative_control?": {"killed": bool, "evidence": {"summary": str, "duration_s": float}},
+}
+_REPORT_SHAPE = {
+    "schema": str,
+    "created?": str,
+    "environment": {"seed": int, "backend": str},
+    "selection": {"tier?": (None, "quick", "full"), "negative_controls?": bool},
+    "summary": {"negative_controls": {"run": int, "killed": int}},
+    "results": [_RESULT_SHAPE],
+    "out_of_scope?": [{"paper": ("plga", "gllm", "psa"), "claim": str, "statement": str, "reason": str}],
+}
+MAX_REPORT_BYTES = 256 * 2**20
+
+
+def _misfit(value: Any, shape: Any, where: str) -> str | None:
+    """Where and how ``value`` departs from ``shape`` (None: it fits)."""
+    if isinstance(shape, dict):
+        if not isinstance(value, dict):
+            return f"{where or 'the document'} is not an object"
+        for key, inner in shape.items():
+            name = key.rstrip("?")
+            if name not in value:
+                if key.endswith("?"):
+                    continue
+                return f"{where}.{name} is missing" if where else f"{name} is missing"
+            problem = _misfit(value[name], inner, f"{where}.{name}" if where else name)
+            if problem:
+                return problem
+        return None
+    if isinstance(shape, list):
+        if not isinstance(value, list):
+            return f"{where} is not a list"
+        return next((p for i, item in enumerate(value) if (p := _misfit(item, shape[0], f"{where}[{i}]"))), None)
+    if isinstance(shape, tuple):
+        return None if value in shape and (value is None or isinstance(value, str)) else f"{where} is not one of {shape}"
+    if shape is float:
+        ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+        return None if ok else f"{where} is not a finite number"
+    if shape is int:
+        return None if isinstance(value, int) and not isinstance(value, bool) else f"{where} is not an integer"
+    return None if isinstance(value, shape) else f"{where} is not a {shape.__name__}"
+
+
 def load_report(path: Path) -> dict[str, Any]:
-    """A saved verify report (``attncert verify --json``), checked to be of this schema."""
+    """A saved verify report (``attncert verify --json``), checked to be of this schema and shape
+    before anything reads it (a hand-edited or truncated file gets one line, exit 2)."""
+    again = "write it again with 'attncert verify --json'"
     try:
+        if path.exists() and not path.is_file():  # a folder, or a FIFO that would block the read
+            raise UsageError(f"{path}: not a regular file")
+        if path.stat().st_size > MAX_REPORT_BYTES:
+            raise UsageError(f"{path}: larger than {MAX_REPORT_BYTES >> 20} MB; not a verify report")
         report = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise UsageError(f"{path}: file not found") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise UsageError(f"{path}: not a verify report: {exc}") from None
+    except (RecursionError, ValueError):  # nested too deep, or an integer of thousands of digits
+        raise UsageError(f"{path}: not a verify report: nested too deeply or a number too long") from None
     schema = report.get("schema") if isinstance(report, dict) else None
     if schema != SCHEMA:
-        raise UsageError(f"{path}: schema {schema!r} is not {SCHEMA!r}; write it again with 'attncert verify --json'")
+        raise UsageError(f"{path}: schema {_shown(schema)} is not {SCHEMA!r}; {again}")
+    problem = _misfit(report, _REPORT_SHAPE, "")
+    ids = [r["id"] for r in report["results"]] if problem is None else []
+    if problem is None and len(set(ids)) < len(ids):
+        problem = f"certificate {_shown(next(i for i in ids if ids.count(i) > 1))} is recorded twice"
+    if problem:
+        raise UsageError(f"{path}: not a verify report: {problem}; {again}")
     return report
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _outcome_json(outcome: Outcome) -> dict[str, Any]:
