@@ -181,3 +181,15 @@ def test_a_failing_prepare_leaves_the_error_to_its_check():
     certs = [dataclasses.replace(_cert("shared_fine", _fine), prepare=broken), _cert("other", _fine)]
     results = run_all(certs, Context(), jobs=2)
     assert [r.verdict for r in results] == [Verdict.VERIFIED, Verdict.VERIFIED]
+
+
+def test_a_run_without_a_terminal_prints_plain_progress_lines(monkeypatch, capsys):
+    """In a CI log or a pipe (no terminal, no live display) a long run still reports progress."""
+    from attncert.certificates.frontends import verify
+
+    monkeypatch.setattr(verify, "PLAIN_PROGRESS_S", 0.0)  # a line at every event instead of every 10 s
+    assert main(["verify", "-k", "psa.table50*", "--jobs", "1"]) == 0
+    lines = [line for line in capsys.readouterr().err.splitlines() if "checks done" in line]
+    assert lines and lines[-1].startswith("verify: ") and "/" in lines[-1]
+    done, total = lines[-1].split(": ", 1)[1].split(" checks done")[0].split("/")
+    assert int(done) == int(total) > 0

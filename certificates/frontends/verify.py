@@ -60,6 +60,10 @@ def _results_table(results: list[Result], negative_controls: bool) -> Table:
     return table
 
 
+#: seconds between the plain progress lines written when stderr is not a terminal
+PLAIN_PROGRESS_S = 10.0
+
+
 def run_with_progress(
     certs: list[Certificate],
     ctx: Context,
@@ -70,7 +74,7 @@ def run_with_progress(
     label: str = "verify",
 ) -> list[Result]:
     """Run ``certs`` in ``jobs`` worker processes (default: every core), showing on a terminal's
-    stderr the finished checks and the ones running."""
+    stderr the finished checks and the ones running (elsewhere, a plain line every 10 s)."""
     err = Console(stderr=True)
     running: list[str] = []
     # No auto-refresh thread: workers are forked while the display is live, and a fork must not
@@ -89,11 +93,20 @@ def run_with_progress(
         bar = progress.add_task("", total=len(certs) * (2 if negative_controls else 1))
 
         room = max(20, err.width - 50)  # the label, bar, count and clock take about 50 columns
+        total = len(certs) * (2 if negative_controls else 1)
+        start = last_line = time.monotonic()
 
         def show() -> None:
+            nonlocal last_line
             shown = f"running: {', '.join(running)}" if running else ""
             progress.update(bar, description=shown if len(shown) <= room else shown[: room - 1] + "…")
             progress.refresh()
+            # Not a terminal (a CI log, a pipe): a plain line every PLAIN_PROGRESS_S, so a long run is never silent
+            now = time.monotonic()
+            if not err.is_terminal and now - last_line >= PLAIN_PROGRESS_S:
+                last_line = now
+                done = int(progress.tasks[0].completed)
+                err.print(Text(f"{label}: {done}/{total} checks done after {now - start:.0f} s; {shown[:200]}"))
 
         def started(task: Task) -> None:
             running[:] = [r for r in running if not r.startswith("the computations shared")]
