@@ -10,11 +10,11 @@ How a mutant is judged. The tree is copied once into a scratch directory. Each m
 import root ``<scratch>/mutants/<name>/attncert`` whose subpackages are symlinks into the copy,
 except the mutated package, a directory of symlinks whose one mutated file is a real, edited copy:
 nothing in the source tree is ever written. A child process (forked from a server that has
-imported SymPy, SciPy and z3 once) puts that root first on its path, imports
-``attncert`` from it and runs the quick tier of the affected papers in process, most relevant
-certificates first (those whose check mentions the mutated function), and stops at the first
-certificate that leaves its expected verdict or whose negative control is no longer rejected.
-If none does, the papers' fast test files run under pytest. Everything is judged **relative to
+imported SymPy, SciPy and z3 once) puts that root first on its path, imports ``attncert`` from
+it and runs the quick-tier certificates of the affected papers whose check mentions the mutated
+function; then the papers' fast test files run under pytest; then the other certificates of
+those papers. It stops at the first certificate that leaves its expected verdict or whose
+negative control is no longer rejected, or at the first failing test. Everything is judged **relative to
 the unmutated baseline**: a mutant is killed when the set of certificates (or tests) that miss
 their expected verdict grows compared with the baseline run of the same copy, so a certificate
 that is already red (say, an ERROR while the engine API changes) never kills anything. A mutant
@@ -435,22 +435,27 @@ def judge(m: Mutation, tree: Path, scratch: Path, base: Baseline, timeout: float
         "subjects": subjects(m, tree),
         "stop_early": True,
     }
+    # Cheapest likely killers first: the certificates whose check names the mutated code, then the
+    # papers' fast tests, then every other certificate (a survivor runs all three either way).
+    stages = ["relevant", "tests", "rest"] if run_tests else ["relevant", "rest"]
     try:
-        result = _run_worker(top, request, timeout)
-        if "crashed" in result:
-            return Outcome(m, "killed", "import", result["crashed"], time.perf_counter() - start)
-        new = [c for c in result["failing"] if c not in base.failing_certificates]
-        if new:
-            detail = f"{result['verdicts'][new[0]]} [certificate {len(result['verdicts'])} tried]"
-            return Outcome(m, "killed", new[0], detail, time.perf_counter() - start)
-        if run_tests:
-            files = [*(f for p in m.papers for f in TESTS[p]), *m.tests]
-            failing = _run_tests(top, tree, files, timeout, known=base.failing_tests)
-            if isinstance(failing, str):
-                return Outcome(m, "killed", "pytest", failing, time.perf_counter() - start)
-            new_tests = sorted(failing - base.failing_tests)
-            if new_tests:
-                return Outcome(m, "killed", new_tests[0], "test fails", time.perf_counter() - start)
+        for stage in stages:
+            if stage == "tests":
+                files = [*(f for p in m.papers for f in TESTS[p]), *m.tests]
+                failing = _run_tests(top, tree, files, timeout, known=base.failing_tests)
+                if isinstance(failing, str):
+                    return Outcome(m, "killed", "pytest", failing, time.perf_counter() - start)
+                new_tests = sorted(failing - base.failing_tests)
+                if new_tests:
+                    return Outcome(m, "killed", new_tests[0], "test fails", time.perf_counter() - start)
+                continue
+            result = _run_worker(top, {**request, "certificates": stage}, timeout)
+            if "crashed" in result:
+                return Outcome(m, "killed", "import", result["crashed"], time.perf_counter() - start)
+            new = [c for c in result["failing"] if c not in base.failing_certificates]
+            if new:
+                detail = f"{result['verdicts'][new[0]]} [{stage} certificate {len(result['verdicts'])} tried]"
+                return Outcome(m, "killed", new[0], detail, time.perf_counter() - start)
     except subprocess.TimeoutExpired:
         return Outcome(m, "timeout", "time limit", f"> {timeout:.0f} s", time.perf_counter() - start)
     finally:
@@ -580,7 +585,10 @@ def _worker(request_path: Path) -> None:
 
     ctx = Context()
     failing, verdicts, took = [], {}, {}
-    for cert in sorted(certs, key=relevance):
+    # "relevant": only the certificates whose check names the mutated code; "rest": only the others
+    stage = request.get("certificates", "all")
+    chosen = [c for c in certs if stage == "all" or (relevance(c)[0] == 0) == (stage == "relevant")]
+    for cert in sorted(chosen, key=relevance):
         if request["stop_early"] and cert.id in known_bad:
             continue  # already red on the baseline: it cannot kill this mutant
         # the negative control is part of the certificate: a mutant that lets it pass is caught too
