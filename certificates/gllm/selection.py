@@ -494,6 +494,8 @@ def overheads(ctx: Context, *, printed_totals) -> Evidence:
         [
             ("Medium total (millions)", sp.Rational(medium, 10**6), "1.12"),
             ("7B total (millions)", sp.Rational(big, 10**6), "16.9"),
+            ("Medium exact sum (gllm.md C48)", medium, "1124433"),
+            ("7B exact sum (gllm.md C48)", big, "16944384"),
         ],
         what="corrected totals",
     )

@@ -172,7 +172,10 @@ def footnote6(ctx: Context, *, eps) -> Evidence:
     for c, shown in ((1, "0.0995"), (2, "0.1961")):
         u, _ = _ln([c * x for x in r], eps)
         rows.append((f"c = {c}", u[0], shown))
-    return printed(rows, what="footnote 6 LayerNorm coordinates")
+        # the reference head's LayerNorm (biased variance, plga.md §1.1) must print the same digits
+        row = np.array([float(c * x) for x in r])
+        rows.append((f"c = {c}, solvers.plga.layer_norm", float(ref.layer_norm(row, eps=float(eps))[0]), shown))
+    return printed(rows, what="footnote 6 LayerNorm coordinates (exact and the reference solver's)")
 
 
 @certificate(
