@@ -33,6 +33,8 @@ def wheel(tmp_path_factory) -> zipfile.ZipFile:
     return zipfile.ZipFile(path)
 
 
+# one worker builds the wheel once: two builds of the same tree at once share its build/ folder
+@pytest.mark.xdist_group("wheel")
 def test_wheel_has_one_import_root(wheel):
     tops = {name.split("/", 1)[0] for name in wheel.namelist()}
     assert {t for t in tops if not t.endswith(".dist-info")} == {"attncert"}
@@ -41,6 +43,7 @@ def test_wheel_has_one_import_root(wheel):
         assert module in names
 
 
+@pytest.mark.xdist_group("wheel")
 def test_wheel_ships_the_catalogues_and_a_license(wheel):
     names = wheel.namelist()
     for paper in ("plga", "gllm", "psa"):
