@@ -31,13 +31,8 @@ def evidence_of(cert: Certificate, ctx: Context, *, mutated: bool = False) -> Ev
 
 
 def certificate_param(cert: Certificate):
-    """``cert`` as a test parameter, named by its id: full-tier checks are marked slow, and every
-    test of one certificate goes to one pytest-xdist worker (``--dist loadgroup``), so that it is
-    run once there; checks sharing a cached computation (``Certificate.prepare``) share a group."""
-    marks = [pytest.mark.slow] if cert.tier is Tier.FULL else []
-    group = cert.prepare.__module__ if cert.prepare is not None else cert.id
-    marks.append(pytest.mark.xdist_group(group))
-    return pytest.param(cert, id=cert.id, marks=marks)
+    """``cert`` as a test parameter, named by its id; full-tier checks are marked slow."""
+    return pytest.param(cert, id=cert.id, marks=[pytest.mark.slow] if cert.tier is Tier.FULL else [])
 
 
 @pytest.fixture(scope="session")

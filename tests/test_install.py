@@ -24,6 +24,7 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
 
 
+# --dist loadscope runs this module on one worker: one build, never two at once in the tree's build/
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> zipfile.ZipFile:
     out = tmp_path_factory.mktemp("wheel")
@@ -33,8 +34,6 @@ def wheel(tmp_path_factory) -> zipfile.ZipFile:
     return zipfile.ZipFile(path)
 
 
-# one worker builds the wheel once: two builds of the same tree at once share its build/ folder
-@pytest.mark.xdist_group("wheel")
 def test_wheel_has_one_import_root(wheel):
     tops = {name.split("/", 1)[0] for name in wheel.namelist()}
     assert {t for t in tops if not t.endswith(".dist-info")} == {"attncert"}
@@ -43,7 +42,6 @@ def test_wheel_has_one_import_root(wheel):
         assert module in names
 
 
-@pytest.mark.xdist_group("wheel")
 def test_wheel_ships_the_catalogues_and_a_license(wheel):
     names = wheel.namelist()
     for paper in ("plga", "gllm", "psa"):

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attncert.certificates.frontends.cli import main
-from attncert.certificates.psa.phase import SHARED_SWEEP_GROUP, shared_sweep
+from attncert.certificates.psa.phase import shared_sweep
 from attncert.solvers import score_quadrature as sq
 from attncert.solvers.backend import available_backends, get_backend
 from attncert.solvers.phase import (
@@ -165,7 +165,6 @@ def fig7_mc(ctx):
     return shared_sweep(FIG7, ctx)
 
 
-@pytest.mark.xdist_group(SHARED_SWEEP_GROUP)
 def test_quadrature_and_monte_carlo_agree_at_every_point(fig7_quad, fig7_mc):
     n = FIG7.trials * FIG7.seeds
     mc = fig7_mc.curves.mean(axis=0)
@@ -174,7 +173,6 @@ def test_quadrature_and_monte_carlo_agree_at_every_point(fig7_quad, fig7_mc):
     assert np.all(np.abs(mc - quad) <= bound), np.max(np.abs(mc - quad) / bound)
 
 
-@pytest.mark.xdist_group(SHARED_SWEEP_GROUP)
 def test_gamma_c_reproduces_the_spec_table(fig7_quad, fig7_mc):
     for sweep in (fig7_quad, fig7_mc):
         stats = summarise(sweep)
@@ -182,7 +180,6 @@ def test_gamma_c_reproduces_the_spec_table(fig7_quad, fig7_mc):
             assert pt.gamma_c_mean == pytest.approx(SPEC_GAMMA_C[(pt.d_k, pt.T)], abs=0.005), (pt.d_k, pt.T)
 
 
-@pytest.mark.xdist_group(SHARED_SWEEP_GROUP)
 def test_fig7_statistics_match_the_spec_reference(fig7_mc):
     stats = summarise(fig7_mc)
     assert stats.mf_pearson_r == pytest.approx(0.9876, abs=0.003)  # the paper's printed r

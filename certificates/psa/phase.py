@@ -53,11 +53,6 @@ def shared_sweep(protocol: Protocol, ctx: Context, *, sigma_t: float = 2.0) -> S
     return _sweep(protocol, sigma_t, _fresh(ctx), ctx.backend)
 
 
-#: the pytest-xdist group of every test that uses a shared sweep, so that one worker computes it
-#: (tests/test_certificates.py groups a certificate by the module of its ``prepare``)
-SHARED_SWEEP_GROUP = __name__
-
-
 @functools.lru_cache(maxsize=16)
 def _statistics(protocol: Protocol, sigma_t: float, seed: int, backend: str, c: float | None = None) -> Statistics:
     return summarise(_sweep(protocol, sigma_t, seed, backend), c=c)
