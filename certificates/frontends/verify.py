@@ -77,6 +77,7 @@ def run_with_progress(
     stderr the finished checks and the ones running (elsewhere, a plain line every 10 s)."""
     err = Console(stderr=True)
     running: list[str] = []
+    shared: list[str] = []  # the shared computations a parallel run does before its first check
     # No auto-refresh thread: workers are forked while the display is live, and a fork must not
     # copy a lock held by a thread writing to the terminal. The display updates at every event.
     with Progress(
@@ -90,15 +91,15 @@ def run_with_progress(
         auto_refresh=False,
         disable=not err.is_terminal,
     ) as progress:
-        bar = progress.add_task("", total=len(certs) * (2 if negative_controls else 1))
+        total = len(certs) * (2 if negative_controls else 1)
+        bar = progress.add_task("", total=total)
 
         room = max(20, err.width - 50)  # the label, bar, count and clock take about 50 columns
-        total = len(certs) * (2 if negative_controls else 1)
         start = last_line = time.monotonic()
 
         def show() -> None:
             nonlocal last_line
-            shown = f"running: {', '.join(running)}" if running else ""
+            shown = f"running: {', '.join(shared + running)}" if shared or running else ""
             progress.update(bar, description=shown if len(shown) <= room else shown[: room - 1] + "…")
             progress.refresh()
             # Not a terminal (a CI log, a pipe): a plain line every PLAIN_PROGRESS_S, so a long run is never silent
@@ -109,12 +110,12 @@ def run_with_progress(
                 err.print(Text(f"{label}: {done}/{total} checks done after {now - start:.0f} s; {shown[:200]}"))
 
         def started(task: Task) -> None:
-            running[:] = [r for r in running if not r.startswith("the computations shared")]
+            shared.clear()
             running.append(task.label)
             show()
 
         def preparing(ids: list[str]) -> None:
-            running.append(f"the computations shared by {', '.join(ids)}")
+            shared.append(f"the computations shared by {', '.join(ids)}")
             show()
 
         def finished(task: Task, outcome: Outcome) -> None:
