@@ -54,12 +54,13 @@ SUBPACKAGES = ("theory", "solvers", "certificates")
 #: what the scratch copy needs: the package, the tests and the files tests read
 COPIED = ("attncert", *SUBPACKAGES, "tests", "notebooks", "examples", "README.md", "pyproject.toml", "CONTRIBUTING.md")
 #: the fast test files run against a mutant that no certificate caught
-#: the tests that guard mutations found by the fresh sets (any paper; about 2 s in all)
-_GUARDS = ("tests/test_fresh_mutation_guards.py", "tests/test_fresh2_mutation_guards.py")
+#: the tests that guard mutations found by the fresh sets (any paper; about 5 s in all)
+_GUARDS = ("tests/test_fresh_mutation_guards.py", "tests/test_fresh2_mutation_guards.py", "tests/test_fresh3_mutation_guards.py")
 TESTS = {
-    "plga": ("tests/test_defaults.py", "tests/test_plga_mutation_guards.py", *_GUARDS),
+    "plga": ("tests/test_defaults.py", "tests/test_plga_theory.py", "tests/test_plga_mutation_guards.py", *_GUARDS),
     "gllm": (
         "tests/test_defaults.py",
+        "tests/test_gllm_theory.py",
         "tests/test_grades.py",
         "tests/test_grades_mutation_guards.py",
         "tests/test_gllm_lumped.py",
