@@ -193,3 +193,21 @@ def test_a_run_without_a_terminal_prints_plain_progress_lines(monkeypatch, capsy
     assert lines and lines[-1].startswith("verify: ") and "/" in lines[-1]
     done, total = lines[-1].split(": ", 1)[1].split(" checks done")[0].split("/")
     assert int(done) == int(total) > 0
+
+
+@pytest.mark.parametrize("command", ["verify", "report"])
+def test_ctrl_c_exits_130_with_one_line_and_writes_nothing(command, monkeypatch, tmp_path, capsys):
+    from attncert.certificates.frontends import verify
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(verify, "run_with_progress", interrupted)
+    target = tmp_path / "out"
+    argv = ["verify", "--json", str(target / "run.json")] if command == "verify" else ["report", "--out", str(target)]
+    if command == "verify":
+        target.mkdir()
+    assert main(argv) == 130
+    err = capsys.readouterr().err
+    assert err == "attncert: interrupted; nothing written\n"
+    assert not target.exists() or not any(target.iterdir())

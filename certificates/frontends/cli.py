@@ -14,7 +14,7 @@ import math
 import os
 import sys
 
-from attncert.certificates.frontends.common import EXIT_USAGE, Parser, UsageError, path_arg, writable
+from attncert.certificates.frontends.common import EXIT_INTERRUPTED, EXIT_USAGE, Parser, UsageError, path_arg, writable
 
 # The choices below are spelled out so that parsing imports no numerical module; a test checks
 # each against the tuple it mirrors (registry.PAPERS, backend.BACKENDS, ...).
@@ -227,3 +227,6 @@ def main(argv: list[str] | None = None) -> int:
         message = " ".join(str(exc).split())  # one line, even when a path holds a newline
         Console(stderr=True, soft_wrap=True).print(f"[bold red]attncert: error:[/] {escape(message)}", highlight=False)
         return EXIT_USAGE
+    except KeyboardInterrupt:  # verify, claims, report: every file is written at the end, atomically
+        print("attncert: interrupted; nothing written", file=sys.stderr)
+        return EXIT_INTERRUPTED

@@ -17,6 +17,7 @@ from typing import NoReturn
 from attncert.certificates.engine.plain import to_jsonable as to_jsonable  # re-exported for the writers
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports SIGINT
 
 
 class UsageError(Exception):

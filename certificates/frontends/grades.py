@@ -18,12 +18,11 @@ from rich.table import Table
 from rich.text import Text
 
 from attncert.certificates.frontends import grades_output as grades_out
-from attncert.certificates.frontends.common import EXIT_OK, UsageError, dump_json, write_atomically
+from attncert.certificates.frontends.common import EXIT_INTERRUPTED, EXIT_OK, UsageError, dump_json, write_atomically
 from attncert.certificates.frontends.grades_report import grade_report
 from attncert.certificates.frontends.profiles import ProfileError, load_profiles, parse_document
 
 EXAMPLE_SUFFIXES = (".json", ".toml", ".csv")
-EXIT_INTERRUPTED = 130
 HEARTBEAT_S = 5.0
 
 

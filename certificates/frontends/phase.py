@@ -25,14 +25,20 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from attncert.certificates.frontends import phase_output as out
-from attncert.certificates.frontends.common import EXIT_OK, UsageError, all_or_nothing, preflight_folder, write_all
+from attncert.certificates.frontends.common import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    UsageError,
+    all_or_nothing,
+    preflight_folder,
+    write_all,
+)
 from attncert.solvers.backend import BackendUnavailable, get_backend
 from attncert.solvers.phase import C_HAT_REFERENCE, FIG7, PROTOCOLS, Protocol, estimate, run_sweep
 from attncert.solvers.phase import summarise as summarise_sweep
 from attncert.solvers.score_model import ScoreModel
 from attncert.solvers.sweep import ExecutorUnavailable, LocalExecutor, get_executor
 
-EXIT_INTERRUPTED = 130
 #: ranges of every numeric flag (the limits of work and memory are flags themselves)
 LIMITS = {
     "--d-k": (1, 10**6),
