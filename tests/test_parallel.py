@@ -211,3 +211,16 @@ def test_ctrl_c_exits_130_with_one_line_and_writes_nothing(command, monkeypatch,
     err = capsys.readouterr().err
     assert err == "attncert: interrupted; nothing written\n"
     assert not target.exists() or not any(target.iterdir())
+
+
+def test_ctrl_c_in_grades_is_reported_by_the_same_handler(monkeypatch, tmp_path, capsys):
+    from attncert.certificates.frontends import grades
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(grades, "load_profiles", interrupted)
+    out = tmp_path / "g.json"
+    assert main(["grades", "--example", "table3_nu05_mu02", "--json", str(out)]) == 130
+    assert capsys.readouterr().err == "attncert: interrupted; nothing written\n"
+    assert not out.exists()

@@ -227,6 +227,6 @@ def main(argv: list[str] | None = None) -> int:
         message = " ".join(str(exc).split())  # one line, even when a path holds a newline
         Console(stderr=True, soft_wrap=True).print(f"[bold red]attncert: error:[/] {escape(message)}", highlight=False)
         return EXIT_USAGE
-    except KeyboardInterrupt:  # verify, claims, report: every file is written at the end, atomically
+    except KeyboardInterrupt:  # every command writes its files at the end, atomically, or all or none
         print("attncert: interrupted; nothing written", file=sys.stderr)
         return EXIT_INTERRUPTED

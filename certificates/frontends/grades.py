@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from attncert.certificates.frontends import grades_output as grades_out
-from attncert.certificates.frontends.common import EXIT_INTERRUPTED, EXIT_OK, UsageError, dump_json, write_atomically
+from attncert.certificates.frontends.common import EXIT_OK, UsageError, dump_json, write_atomically
 from attncert.certificates.frontends.grades_report import grade_report
 from attncert.certificates.frontends.profiles import ProfileError, load_profiles, parse_document
 
@@ -135,9 +135,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
             report = grade_report(profiles, cross_check=args.cross_check)
     except ProfileError as exc:
         raise UsageError(str(exc)) from None
-    except KeyboardInterrupt:
-        Console(stderr=True).print("attncert: interrupted; nothing written", highlight=False)
-        return EXIT_INTERRUPTED
     grades_out.print_report(console, report)
     if args.grades_json:
         _write(args.grades_json, dump_json(grades_out.report_json(report)))

@@ -144,8 +144,8 @@ Negative controls: {controls}. Run {html.escape(str(report.get("created", "")))}
 """
 
 
-def grade_figure(path: Path) -> None:
-    """Token gain 1/Lambda*_C against the clip C for the four Table 3 rows (GLLM)."""
+def grade_figures(out: Path) -> list[str]:
+    """Token gain 1/Lambda*_C against the clip C for the four Table 3 rows (GLLM): the file names written."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -165,8 +165,9 @@ def grade_figure(path: Path) -> None:
     ax.set(xlabel="clip C", ylabel="token gain 1/Lambda*_C", title="GLLM grade selection (L = 4)")
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    fig.savefig(out / "gllm_gain_vs_clip.png", dpi=100)
     plt.close(fig)
+    return ["gllm_gain_vs_clip.png"]
 
 
 def phase_figures(out: Path) -> list[str]:
@@ -179,12 +180,6 @@ def phase_figures(out: Path) -> list[str]:
     sweep = run_sweep(FIG7, ScoreModel(), engine="quad", backend=get_backend("numpy"), seed=0)
     stats = summarise(sweep)
     return [p.name for p in phase_output.figures(out, sweep, stats, stats.c_hat)]
-
-
-def grade_figures(out: Path) -> list[str]:
-    """The GLLM gain curve: the file names written."""
-    grade_figure(out / "gllm_gain_vs_clip.png")
-    return ["gllm_gain_vs_clip.png"]
 
 
 def write_report(out: Path, report: dict[str, Any], ledger: list[LedgerEntry], *, figures: bool) -> Path:

@@ -26,7 +26,6 @@ from rich.table import Table
 
 from attncert.certificates.frontends import phase_output as out
 from attncert.certificates.frontends.common import (
-    EXIT_INTERRUPTED,
     EXIT_OK,
     UsageError,
     all_or_nothing,
@@ -202,11 +201,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     workers = budget(protocol, model, args, executor)
     if workers is not None:
         executor = LocalExecutor(workers)
-    try:
-        return _run(args, console, protocol, model, backend, executor)
-    except KeyboardInterrupt:
-        Console(stderr=True).print("attncert: interrupted; nothing written", highlight=False)
-        return EXIT_INTERRUPTED
+    return _run(args, console, protocol, model, backend, executor)  # Ctrl-C: cli.main reports it (exit 130)
 
 
 def _run(args, console: Console, protocol: Protocol, model: ScoreModel, backend, executor) -> int:
