@@ -1,0 +1,239 @@
+"""A random, seeded set of mutations of theory/ and solvers/, chosen by a generator, not a person.
+
+Issue 11 asks that "a fresh set of mutations, chosen without looking at the harness, is caught at
+the same rate" as the curated catalogue. A person choosing mutations after reading the code (the
+three fresh sets) still chooses; this script does not. It lists every site of the classic
+mutation operators (mutmut's and cosmic-ray's) in the given files:
+
+- a number n becomes n + 1 (booleans are swapped);
+- an arithmetic operator is swapped: + and -, * and /, ** becomes *, // becomes /, % becomes /;
+- a comparison is swapped: < and <=, > and >=, == and !=, is and is not, in and not in;
+- ``and`` and ``or`` are swapped, a unary minus or ``not`` is dropped, ``+=`` and ``-=`` swapped;
+
+skipping only what cannot change a computed value: docstrings, type annotations, the messages of
+``raise`` statements and f-strings. It draws ``--count`` sites uniformly with ``--seed`` and writes
+them in the catalogue format of ``benchmarks/mutation.py`` (an exact snippet, unique in its file,
+and its replacement), which then judges them:
+
+    python benchmarks/mutation_random.py --seed 20261201 --count 100 --out benchmarks/mutations_random.toml
+    python benchmarks/mutation.py --catalogue benchmarks/mutations_random.toml --json out/random.json
+
+Only the draw is random; the same seed and source give the same set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import random
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: the papers whose certificates a mutation of each file should disturb (all three for shared code)
+PAPERS_OF = {
+    "theory/plga.py": ("plga",),
+    "theory/gllm.py": ("gllm",),
+    "theory/psa.py": ("psa",),
+    "solvers/plga.py": ("plga",),
+    "solvers/grades.py": ("gllm",),
+    "solvers/gllm_models.py": ("gllm",),
+    "solvers/psa_operators.py": ("psa",),
+    "solvers/score_model.py": ("psa",),
+    "solvers/score_quadrature.py": ("psa",),
+    "solvers/phase.py": ("psa",),
+    "solvers/sweep.py": ("psa",),
+    "solvers/backend.py": ("plga", "gllm", "psa"),
+}
+BINARY = {ast.Add: "-", ast.Sub: "+", ast.Mult: "/", ast.Div: "*", ast.Pow: "*", ast.FloorDiv: "/", ast.Mod: "/"}
+TOKEN = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.FloorDiv: "//", ast.Mod: "%"}
+COMPARE = {
+    ast.Lt: ("<", "<="),
+    ast.LtE: ("<=", "<"),
+    ast.Gt: (">", ">="),
+    ast.GtE: (">=", ">"),
+    ast.Eq: ("==", "!="),
+    ast.NotEq: ("!=", "=="),
+    ast.Is: ("is", "is not"),
+    ast.IsNot: ("is not", "is"),
+    ast.In: ("in", "not in"),
+    ast.NotIn: ("not in", "in"),
+}
+
+
+@dataclass(frozen=True)
+class Site:
+    """One mutation: replace the characters [start, end) of ``file`` by ``text``."""
+
+    file: str
+    line: int
+    kind: str
+    start: int
+    end: int
+    text: str
+
+
+def _offset(lines: list[str], line: int, col: int) -> int:
+    """Character offset in the file of (1-based line, UTF-8 byte column), as ``ast`` reports them."""
+    before = sum(len(x) for x in lines[: line - 1])
+    return before + len(lines[line - 1].encode()[:col].decode())
+
+
+def _skipped(tree: ast.AST) -> set[int]:
+    """ids of nodes whose mutation cannot change a computed value."""
+    skip: set[int] = set()
+
+    def mark(node: ast.AST | None) -> None:
+        if node is not None:
+            skip.update(id(n) for n in ast.walk(node))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Raise | ast.JoinedStr):
+            mark(node)
+        elif isinstance(node, ast.AnnAssign):
+            mark(node.annotation)
+        elif isinstance(node, ast.arg):
+            mark(node.annotation)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            mark(node.returns)
+        elif isinstance(node, ast.Assert):
+            mark(node.msg)
+    return skip
+
+
+def sites(file: str, root: Path = ROOT) -> Iterator[Site]:
+    """Every mutation site of ``file`` (relative to ``root``), in source order."""
+    source = (root / file).read_text()
+    lines = source.splitlines(keepends=True)
+    tree = ast.parse(source)
+    skip = _skipped(tree)
+
+    def at(node: ast.AST, end: bool = False) -> int:
+        if end:
+            return _offset(lines, node.end_lineno, node.end_col_offset)
+        return _offset(lines, node.lineno, node.col_offset)
+
+    def swap_in_gap(left: ast.AST, right: ast.AST, old: str, new: str, kind: str, line: int) -> Site | None:
+        start, end = at(left, end=True), at(right)
+        gap = source[start:end]
+        # the operator token in the gap between the operands (parentheses and spaces aside)
+        index = gap.find(old)
+        if index < 0:
+            return None
+        return Site(file, line, kind, start + index, start + index + len(old), new)
+
+    for node in ast.walk(tree):
+        if id(node) in skip or not hasattr(node, "lineno"):
+            continue
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float, bool):
+            value = node.value
+            text = str(not value) if isinstance(value, bool) else repr(value + 1)
+            yield Site(file, node.lineno, "number", at(node), at(node, end=True), text)
+        elif isinstance(node, ast.BinOp) and type(node.op) in BINARY:
+            site = swap_in_gap(node.left, node.right, TOKEN[type(node.op)], BINARY[type(node.op)], "arithmetic", node.lineno)
+            if site is not None:
+                yield site
+        elif isinstance(node, ast.AugAssign) and type(node.op) in (ast.Add, ast.Sub):
+            old, new = ("+=", "-=") if isinstance(node.op, ast.Add) else ("-=", "+=")
+            site = swap_in_gap(node.target, node.value, old, new, "augmented", node.lineno)
+            if site is not None:
+                yield site
+        elif isinstance(node, ast.Compare):
+            left = node.left
+            for op, right in zip(node.ops, node.comparators, strict=True):
+                old, new = COMPARE[type(op)]
+                site = swap_in_gap(left, right, old, new, "comparison", node.lineno)
+                if site is not None:
+                    yield site
+                left = right
+        elif isinstance(node, ast.BoolOp):
+            old, new = ("and", "or") if isinstance(node.op, ast.And) else ("or", "and")
+            site = swap_in_gap(node.values[0], node.values[1], old, new, "boolean", node.lineno)
+            if site is not None:
+                yield site
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.Not):
+            start, operand = at(node), at(node.operand)
+            yield Site(file, node.lineno, "unary", start, operand, "")
+
+
+def catalogue_entry(site: Site, root: Path = ROOT) -> dict[str, object] | None:
+    """The site as a catalogue entry: whole lines around it, widened until they occur once in the
+    file; None when the mutant does not parse."""
+    source = (root / site.file).read_text()
+    mutated = source[: site.start] + site.text + source[site.end :]
+    try:
+        ast.parse(mutated)
+    except SyntaxError:
+        return None
+    first = source.rfind("\n", 0, site.start) + 1
+    last = source.find("\n", site.end)
+    last = len(source) if last < 0 else last
+    while source.count(source[first:last]) != 1:
+        if first > 0:
+            first = source.rfind("\n", 0, first - 1) + 1
+        else:
+            last = source.find("\n", last + 1) if source.find("\n", last + 1) >= 0 else len(source)
+    find = source[first:last]
+    replace = source[first : site.start] + site.text + source[site.end : last]
+    return {"find": find, "replace": replace}
+
+
+def draw(seed: int, count: int, files: list[str], root: Path = ROOT) -> list[tuple[Site, dict[str, object]]]:
+    """``count`` sites drawn uniformly (without replacement) from every site of ``files``."""
+    every = [s for f in files for s in sites(f, root)]
+    rng = random.Random(seed)
+    chosen = []
+    for site in rng.sample(every, len(every)):
+        entry = catalogue_entry(site, root)
+        if entry is not None:
+            chosen.append((site, entry))
+        if len(chosen) == count:
+            break
+    return sorted(chosen, key=lambda c: (c[0].file, c[0].start))
+
+
+def _toml_string(text: str) -> str:
+    if "'''" not in text and not text.endswith("'"):
+        return f"'''{text}'''"
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def render(seed: int, chosen: list[tuple[Site, dict[str, object]]], total: int) -> str:
+    out = [
+        f"# Random mutation set: seed {seed}, {len(chosen)} of the {total} mutation sites of theory/ and",
+        "# solvers/, drawn by benchmarks/mutation_random.py (regenerate it with the same seed and source).",
+        "",
+    ]
+    for site, entry in chosen:
+        stem = site.file.replace("/", "_").removesuffix(".py")
+        out += [
+            "[[mutation]]",
+            f'name = "rnd_{stem}_L{site.line}_{site.kind}_{site.start}"',
+            f'file = "{site.file}"',
+            f"papers = [{', '.join(repr(p).replace(chr(39), chr(34)) for p in PAPERS_OF[site.file])}]",
+            f"find = {_toml_string(str(entry['find']))}",
+            f"replace = {_toml_string(str(entry['replace']))}",
+            "",
+        ]
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--count", type=int, default=100)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--files", nargs="*", default=sorted(PAPERS_OF), help="files to mutate (default: theory/ and solvers/)")
+    args = parser.parse_args(argv)
+    total = sum(1 for f in args.files for _ in sites(f))
+    chosen = draw(args.seed, args.count, args.files)
+    args.out.write_text(render(args.seed, chosen, total))
+    print(f"{len(chosen)} of {total} sites written to {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
