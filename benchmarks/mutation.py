@@ -55,7 +55,12 @@ SUBPACKAGES = ("theory", "solvers", "certificates")
 COPIED = ("attncert", *SUBPACKAGES, "tests", "notebooks", "examples", "README.md", "pyproject.toml", "CONTRIBUTING.md")
 #: the fast test files run against a mutant that no certificate caught
 #: the tests that guard mutations found by the fresh sets (any paper; about 5 s in all)
-_GUARDS = ("tests/test_fresh_mutation_guards.py", "tests/test_fresh2_mutation_guards.py", "tests/test_fresh3_mutation_guards.py")
+_GUARDS = (
+    "tests/test_fresh_mutation_guards.py",
+    "tests/test_fresh2_mutation_guards.py",
+    "tests/test_fresh3_mutation_guards.py",
+    "tests/test_random_mutation_guards.py",
+)
 TESTS = {
     "plga": ("tests/test_defaults.py", "tests/test_plga_theory.py", "tests/test_plga_mutation_guards.py", *_GUARDS),
     "gllm": (
@@ -110,6 +115,7 @@ class Baseline:
     failing_tests: set[str] = field(default_factory=set)
     durations: dict[str, float] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
+    suite_seconds: float = 0.0  # the whole test suite, serial (``--suite``)
 
 
 # --- the catalogue --------------------------------------------------------------------------------
@@ -388,20 +394,23 @@ def _check_import_root(top: Path) -> None:
             raise RuntimeError(f"{module.__name__} imported from {module.__file__}, not from {top}")
 
 
-def _run_tests(top: Path, tree: Path, files: Iterable[str], timeout: float, known: Iterable[str] | None = None) -> set[str] | str:
+def _run_tests(
+    top: Path, tree: Path, files: Iterable[str], timeout: float, known: Iterable[str] | None = None, *, slow: bool = False
+) -> set[str] | str:
     """Test ids that fail (or error) under pytest, or a string when pytest itself could not run.
 
     pytest runs from the import root ``top`` (so ``attncert`` is the mutant's, which a plugin
     checks) on the copy's test files. For a mutant, ``known`` lists the tests that already fail on
     the baseline: they are deselected and the run stops at the first failure. The baseline run
-    passes ``known=None`` to see every failure.
+    passes ``known=None`` to see every failure. ``slow`` also runs the tests marked slow.
     """
     paths = [str(tree / f) for f in dict.fromkeys(files) if (tree / f).is_file()]
     if not paths:
         return set()
     report = top / "junit.xml"
     (top / "_mutant_import_check.py").write_text(_IMPORT_CHECK)
-    cmd = [sys.executable, "-m", "pytest", "-q", "-m", "not slow", "-p", "no:cacheprovider", "-p", "_mutant_import_check"]
+    cmd = [sys.executable, "-m", "pytest", "-q", *(() if slow else ("-m", "not slow")), "-p", "no:cacheprovider"]
+    cmd += ["-p", "_mutant_import_check", "-p", "no:xdist", "-o", "addopts="]
     cmd += [f"--rootdir={tree}", "-c", str(tree / "pyproject.toml"), f"--junitxml={report}"]
     if known is not None:
         cmd += ["-x", *(f"--deselect={t}" for t in known)]
@@ -417,9 +426,21 @@ def _run_tests(top: Path, tree: Path, files: Iterable[str], timeout: float, know
     return failing
 
 
-def baseline(tree: Path, scratch: Path, papers: Sequence[str], timeout: float) -> Baseline:
+def suite_files(tree: Path) -> list[str]:
+    """Every test file of the copy but the mutation tests (which run mutants themselves)."""
+    return sorted(f"tests/{p.name}" for p in (tree / "tests").glob("test_*.py") if p.name != "test_mutation.py")
+
+
+def baseline(tree: Path, scratch: Path, papers: Sequence[str], timeout: float, suite: bool = False) -> Baseline:
     top = import_root(tree, scratch, None)
     base = Baseline()
+    if suite:
+        start = time.perf_counter()
+        tests = _run_tests(top, tree, suite_files(tree), 4 * timeout, known=None, slow=True)
+        if isinstance(tests, str):
+            raise RuntimeError(f"the unmutated test suite does not run: {tests}")
+        base.failing_tests |= tests
+        base.suite_seconds = time.perf_counter() - start
     for paper in papers:
         start = time.perf_counter()
         result = _run_worker(top, {"papers": [paper], "baseline": [], "subjects": [], "stop_early": False}, timeout)
@@ -435,8 +456,11 @@ def baseline(tree: Path, scratch: Path, papers: Sequence[str], timeout: float) -
     return base
 
 
-def judge(m: Mutation, tree: Path, scratch: Path, base: Baseline, timeout: float, run_tests: bool = True) -> Outcome:
-    """Apply ``m`` in its own import root and decide: killed, timeout or survived."""
+def judge(
+    m: Mutation, tree: Path, scratch: Path, base: Baseline, timeout: float, run_tests: bool = True, suite: bool = False
+) -> Outcome:
+    """Apply ``m`` in its own import root and decide: killed, timeout or survived. With ``suite``,
+    a mutant that every stage missed meets the whole test suite, slow tests included, last."""
     if m.equivalent:
         return Outcome(m, "equivalent", detail=m.equivalent)
     start = time.perf_counter()
@@ -455,15 +479,18 @@ def judge(m: Mutation, tree: Path, scratch: Path, base: Baseline, timeout: float
     # papers' fast tests, then every other certificate (a survivor runs all three either way).
     stages = ["relevant", "tests", "rest"] if run_tests else ["relevant", "rest"]
     try:
-        for stage in stages:
-            if stage == "tests":
-                files = [*(f for p in m.papers for f in TESTS[p]), *m.tests]
-                failing = _run_tests(top, tree, files, timeout, known=base.failing_tests)
+        for stage in [*stages, "suite"] if suite else stages:
+            if stage in ("tests", "suite"):
+                files = [*(f for p in m.papers for f in TESTS[p]), *m.tests] if stage == "tests" else suite_files(tree)
+                # the suite gets three times its baseline duration: only a real hang should time out
+                limit = timeout if stage == "tests" else max(timeout, 3 * base.suite_seconds)
+                failing = _run_tests(top, tree, files, limit, known=base.failing_tests, slow=stage == "suite")
                 if isinstance(failing, str):
                     return Outcome(m, "killed", "pytest", failing, time.perf_counter() - start)
                 new_tests = sorted(failing - base.failing_tests)
                 if new_tests:
-                    return Outcome(m, "killed", new_tests[0], "test fails", time.perf_counter() - start)
+                    detail = "test fails" if stage == "tests" else "test fails (whole-suite stage)"
+                    return Outcome(m, "killed", new_tests[0], detail, time.perf_counter() - start)
                 continue
             result = _run_worker(top, {**request, "certificates": stage}, timeout)
             if "crashed" in result:
@@ -492,6 +519,7 @@ def run(
     jobs: int = 2,
     timeout: float | None = None,
     run_tests: bool = True,
+    suite: bool = False,
     progress=None,
 ) -> tuple[list[Outcome], Baseline]:
     """Judge every mutation against the baseline (the whole quick tier of the affected papers and
@@ -503,11 +531,11 @@ def run(
     with tempfile.TemporaryDirectory(prefix="attncert-mutation-") as tmp, _servers():
         scratch = Path(tmp)
         tree = snapshot(root, scratch)
-        base = baseline(tree, scratch, papers, timeout or 900.0)
+        base = baseline(tree, scratch, papers, timeout or 900.0, suite)
         limit = timeout or max(120.0, 4 * max(base.seconds.values(), default=30.0))
 
         def one(m: Mutation) -> Outcome:
-            outcome = judge(m, tree, scratch, base, limit, run_tests)
+            outcome = judge(m, tree, scratch, base, limit, run_tests, suite and run_tests)
             if progress:
                 progress(outcome)
             return outcome
@@ -656,6 +684,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="mutants run in parallel (default 2)")
     parser.add_argument("--timeout", type=float, help="seconds per mutant (default 4x the slowest baseline paper)")
     parser.add_argument("--no-tests", action="store_true", help="judge by certificates only")
+    parser.add_argument(
+        "--suite", action="store_true", help="a mutant the stages miss meets the whole test suite last (slow tests too)"
+    )
     parser.add_argument("--check", action="store_true", help="only check that every snippet matches exactly once")
     parser.add_argument("--json", type=Path, help="write every outcome here")
     parser.add_argument(
@@ -679,7 +710,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     def show(o: Outcome) -> None:
         print(f"{o.status:10} {o.mutation.name:45} {o.seconds:6.1f} s  {o.killed_by}", flush=True)
 
-    outcomes, base = run(mutations, jobs=args.jobs, timeout=args.timeout, run_tests=not args.no_tests, progress=show)
+    outcomes, base = run(
+        mutations, jobs=args.jobs, timeout=args.timeout, run_tests=not args.no_tests, suite=args.suite, progress=show
+    )
     print(report(outcomes, base, time.perf_counter() - start))
     if args.json:
         rows = [

@@ -75,3 +75,27 @@ def test_commutant_dimension_counts_a_repeated_plane():
     assert th.commutant_dimension(thetas) == 8
     thetas[1] = thetas[0]
     assert th.commutant_dimension(thetas) == 12
+
+
+def test_z3_abs_at_most_is_the_two_sided_bound():
+    """A one-sided |x| <= b would let an envelope lemma prove half its claim (random mutation set)."""
+    import z3
+
+    def decide(x, b):
+        return z3.is_true(z3.simplify(th.z3_abs_at_most(z3.RealVal(x), z3.RealVal(b))))
+
+    assert [decide(x, 3) for x in (-4, -3, 0, 3, 4)] == [False, True, True, True, False]
+
+
+def test_z3_admits_decides_satisfiability_at_the_witness():
+    import z3
+
+    x = z3.Real("x")
+    assert th.z3_admits((x >= 0,), (x == 0,), "boundary").holds
+    assert not th.z3_admits((x >= 1,), (x == 0,), "boundary").holds
+
+
+def test_contraction_hypotheses_admit_the_zero_case():
+    """Strengthening a hypothesis (delta_x >= 0 to >= 1) must not leave Prop 5.12 (ii) proved."""
+    facts = dict(th.contraction_consequences_lemma())
+    assert facts["(ii) its hypotheses admit every norm and constant = 0 (no case excluded)"].holds

@@ -53,6 +53,24 @@ def z3_valid(claim: object, hypotheses: tuple = (), how: str = "") -> Decision:
     return Decision(answer == z3.unsat, f"z3: {how or claim} ({'valid' if answer == z3.unsat else answer})")
 
 
+def z3_abs_at_most(x: object, bound: object) -> object:
+    """|x| <= bound as a z3 formula (both sides: -bound <= x <= bound)."""
+    import z3
+
+    return z3.And(x <= bound, -bound <= x)
+
+
+def z3_admits(constraints: tuple, witness: tuple, how: str) -> Decision:
+    """Decide that ``constraints`` hold at ``witness`` (equalities fixing the variables): a lemma's
+    hypotheses must admit the boundary cases of the claim, or the lemma proves less than it says."""
+    import z3
+
+    solver = z3.Solver()
+    solver.add(*constraints, *witness)
+    answer = solver.check()
+    return Decision(answer == z3.sat, f"z3: {how} ({'satisfiable' if answer == z3.sat else answer})")
+
+
 def matrix_identity(expr: sp.MatrixExpr, what: str) -> Decision:
     """Decide that a matrix expression of symbolic size is the zero matrix: SymPy's expansion of
     matrix products and sums (distributivity, transposes, inverses) must return the ZeroMatrix."""
@@ -233,7 +251,7 @@ def rank_one_lemma(power_law: Callable[[sp.Expr, sp.Expr], sp.Expr]) -> list[Fac
             "... so chi_A(lambda) = 0 iff lambda (lambda - s) = 0 iff lambda in {0, s} (d >= 2)",
             sp.Eq(sp.solveset(sp.Symbol("mu") * (sp.Symbol("mu") - sv), sp.Symbol("mu"), sp.S.Complexes), sp.FiniteSet(0, sv)),
         ),
-        ("(A/s)^2 = A/s for s != 0", (square / s**2) - A(i, j) / s - (square - s * A(i, j)) / s**2),
+        ("(A/s)^2 = A/s for s != 0", square / s**2 - A(i, j) / s),
         ("s = 0: A^2 = s A = 0 (nilpotent of index 2 when alpha != 0)", sp.Eq((sv * A(i, j)).subs(sv, 0), 0)),
         (
             "A = 1 alpha^T: (A 1)_i = sum_l alpha_l = s",
@@ -354,6 +372,7 @@ def nonresonance_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
     hyps = (0 < tb, tb < ta, ta <= top, top <= 1, pi > 3)
     claim = z3.And(2 * ta > 0, 2 * ta < 2 * pi, ta - tb > 0, ta - tb < 2 * pi, ta + tb > 0, ta + tb < 2 * pi)
     n = z3.Int("n")
+    nonresonant = z3.ForAll([n], z3.And(2 * ta != 2 * pi * n, ta - tb != 2 * pi * n, ta + tb != 2 * pi * n))
     # E11: Prop 4.1's form (theta_a != +-theta_b mod 2 pi, theta_a != 0 mod pi) is Lemma 5.9's form
     # (2 theta_a, theta_a -+ theta_b not in 2 pi Z): the only non-identical clause is 2 theta = 2 pi n <=> theta = pi n
     same_forms = z3_valid(
@@ -365,6 +384,10 @@ def nonresonance_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
         (
             "0 < theta_b < theta_a <= theta_0 <= 1 => 2 theta_a, theta_a -+ theta_b in (0, 2 pi)",
             z3_valid(claim, hyps, "frequencies in (0, 2 pi)"),
+        ),
+        (
+            "... and a number in (0, 2 pi) is no multiple of 2 pi: 2 theta_a, theta_a -+ theta_b not in 2 pi Z",
+            z3_valid(z3.Implies(claim, nonresonant), (pi > 3,), "(0, 2 pi) excludes 2 pi Z"),
         ),
         ("E11: the two forms of nonresonance (Prop 4.1, Lemma 5.9) are equivalent", same_forms),
     ]
@@ -826,11 +849,11 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
         ("s(-x) = 1 - s(x)", sp.together(sigmoid(-x) - (1 - s))),
         (
             "|iSwiGLU'(u)| <= 2 U s(U) + quadratic U^2 on |u| <= U",
-            z3_valid(z3.And(d_isw <= 2 * U * sU + q * U * U, -d_isw <= 2 * U * sU + q * U * U), hyps, "iSwiGLU' envelope"),
+            z3_valid(z3_abs_at_most(d_isw, 2 * U * sU + q * U * U), hyps, "iSwiGLU' envelope"),
         ),
         (
             "|silu'(u)| <= s(U) + U/4 on |u| <= U",
-            z3_valid(z3.And(d_silu <= sU + U / 4, -d_silu <= sU + U / 4), hyps, "silu' envelope"),
+            z3_valid(z3_abs_at_most(d_silu, sU + U / 4), hyps, "silu' envelope"),
         ),
     ]
 
@@ -905,8 +928,10 @@ def contraction_consequences_lemma(with_lipschitz: bool = True) -> list[Fact]:
     a, b, c, e, dx, dy, K, L, c0, rows = z3.Reals("a b c e delta_x delta_y K L c0 rows")
     hyps = (K >= 0, L >= 0, dx >= 0, dy >= 0, e >= 0, a <= K * b, b <= dx + c + dy, c <= L * e)
     bound = K * (dx + L * e + dy) if with_lipschitz else dx + L * e + dy
+    zero = tuple(v == 0 for v in (a, b, c, e, dx, dy, K, L))
     return [
         ("(ii) transfer display", z3_valid(a <= bound, hyps, "triangle inequality and Lipschitz bounds")),
+        ("(ii) its hypotheses admit every norm and constant = 0 (no case excluded)", z3_admits(hyps, zero, "all zero")),
         ("(ii) Jung: circumradius 1/sqrt(3) of a unit equilateral triangle exceeds 1/2", sp.Gt(1 / sp.sqrt(3), sp.S.Half)),
         ("(iii) rows of A differ by >= c0 |r - r'|", z3_valid(rows >= c0 * e, (rows == a, a >= c0 * e), "A_i = phi(r_i)")),
     ]

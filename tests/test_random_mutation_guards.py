@@ -1,0 +1,76 @@
+"""Guards found by the random mutation set (issue 11, benchmarks/mutations_random.toml, drawn by
+benchmarks/mutation_random.py with seed 20261201): each test pins what a survivor of that set
+changed, against the spec, the documentation or an independent computation."""
+
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from attncert.solvers import grades
+from attncert.solvers.backend import get_backend
+from attncert.solvers.phase import pearson_r
+from attncert.solvers.score_model import ScoreModel, softmax_mass_mc
+from attncert.solvers.score_quadrature import softmax_mass_quadrature
+from attncert.theory import gllm, psa
+
+
+def test_an_all_zero_alpha_profile_is_refused():
+    """Lambda = BC^2 needs some alpha_j > 0; an all-zero profile has no grading to select."""
+    with pytest.raises(ValueError, match="not all zero"):
+        grades.solve_clipped([0.0, 0.0, 0.0], [0.2, 0.3, 0.5], 2.0)
+
+
+def test_bhattacharyya_refuses_profiles_of_different_lengths():
+    with pytest.raises(ValueError):
+        gllm.bhattacharyya([sp.Rational(1, 2), sp.Rational(1, 2)], [1])
+
+
+def test_block2_defaults_to_scalar_blocks():
+    """psa.block2 without n is the 2 x 2 matrix [[a, b], [c, e]] (n = 1)."""
+    a, b, c, e = sp.symbols("a b c e")
+    assert psa.block2(a, b, c, e) == sp.Matrix([[a, b], [c, e]])
+
+
+def test_monte_carlo_draws_are_seeded_per_chunk_of_16384_trials():
+    """The protocol of solvers/score_model.py, recomputed here from its statement: chunk i of 16,384
+    trials draws (target, distractors) from PCG64(SeedSequence([seed, i])), and A(gamma) is the mean
+    of expit(target - logsumexp(distractors)). Same draws, so agreement to rounding."""
+    seed, trials, T, d_k, gamma, sigma_t = 11, 20_000, 6, 16, 0.7, 2.0
+    masses = []
+    for chunk, start in enumerate(range(0, trials, 16_384)):
+        n = min(16_384, trials - start)
+        z = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, chunk]))).standard_normal((n, T - 1))
+        sd = 2 * gamma**2  # t4: distractor scores gamma^2 * 2 Z
+        target = gamma**2 * math.sqrt(d_k) + (sigma_t / 2) * sd * z[:, 0]
+        distractors = sd * z[:, 1:]
+        top = distractors.max(axis=1)
+        lse = top + np.log(np.exp(distractors - top[:, None]).sum(axis=1))
+        masses.append(1 / (1 + np.exp(-(target - lse))))
+    expected = np.concatenate(masses).mean()
+    mc = softmax_mass_mc(
+        get_backend("numpy"), ScoreModel(sigma_t=sigma_t), d_ks=(d_k,), Ts=(T,), gammas=(gamma,), trials=trials, seed=seed
+    )
+    assert mc[0, 0, 0] == pytest.approx(expected, rel=1e-12)
+
+
+def test_pearson_r_of_an_exact_linear_relation_is_one_and_never_above():
+    """Rounding puts the raw quotient above 1 for many such samples (up to 1 + 4e-16); r is clipped."""
+    rng = np.random.default_rng(5)
+    values = []
+    for _ in range(200):
+        x = rng.standard_normal(int(rng.integers(3, 30)))
+        values.append(pearson_r(x, x * rng.uniform(0.1, 10) + rng.uniform(-5, 5)))
+        values.append(pearson_r(x, -x * rng.uniform(0.1, 10)))
+    assert max(values) == 1.0 and min(values) == -1.0
+
+
+def test_quadrature_without_target_noise_matches_monte_carlo():
+    """sigma_t = 0 is the quadrature's one-node branch (the target is deterministic); the Monte
+    Carlo engine, the same model by simulation, agrees within 5 binomial standard errors."""
+    model, d_ks, Ts, gammas, trials = ScoreModel(sigma_t=0.0), (4, 64), (10, 25), (0.5, 1.0, 2.0), 40_000
+    quad = softmax_mass_quadrature(model, d_ks=d_ks, Ts=Ts, gammas=gammas).values
+    mc = softmax_mass_mc(get_backend("numpy"), model, d_ks=d_ks, Ts=Ts, gammas=gammas, trials=trials, seed=3)
+    se = np.sqrt(np.maximum(quad * (1 - quad), 1e-6) / trials)
+    assert np.all(np.abs(quad - mc) <= 5 * se), np.max(np.abs(quad - mc) / se)
