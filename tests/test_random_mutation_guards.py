@@ -10,9 +10,9 @@ import sympy as sp
 
 from attncert.solvers import grades
 from attncert.solvers.backend import get_backend
-from attncert.solvers.phase import pearson_r
-from attncert.solvers.score_model import ScoreModel, softmax_mass_mc
-from attncert.solvers.score_quadrature import softmax_mass_quadrature
+from attncert.solvers.phase import FIG7, pearson_r
+from attncert.solvers.score_model import ScoreModel, replicate_bytes, softmax_mass_mc
+from attncert.solvers.score_quadrature import softmax_mass_quadrature, work_and_memory
 from attncert.theory import gllm, psa
 
 
@@ -74,3 +74,28 @@ def test_quadrature_without_target_noise_matches_monte_carlo():
     mc = softmax_mass_mc(get_backend("numpy"), model, d_ks=d_ks, Ts=Ts, gammas=gammas, trials=trials, seed=3)
     se = np.sqrt(np.maximum(quad * (1 - quad), 1e-6) / trials)
     assert np.all(np.abs(quad - mc) <= 5 * se), np.max(np.abs(quad - mc) / se)
+
+
+def test_monte_carlo_replicate_memory_is_the_documented_count():
+    """replicate_bytes' docstring: four chunk x (T_max - 1) arrays of doubles plus 16 per-trial
+    vectors; the tracemalloc test allows 10 %, which one column (T - 2) hides."""
+    assert replicate_bytes(60_000, (10, 25)) == 8 * 16_384 * (4 * 24 + 16)
+    assert replicate_bytes(100, (3,)) == 8 * 100 * (4 * 2 + 16)
+
+
+def test_quadrature_work_estimate_of_fig7_is_pinned():
+    """The operation count behind ``attncert phase --max-minutes`` for the quadrature engine, as
+    calibrated (2026-11): a change to the estimate must be deliberate and recalibrated. At fig7 it
+    is dominated by the phi-table convolution at gamma = 8 (rho x kernel = 495 x 23,040 per gamma)."""
+    work, memory = work_and_memory(ScoreModel(), FIG7.d_ks, FIG7.Ts, FIG7.gammas)
+    assert (work, memory) == (pytest.approx(1_216_505_950.5, rel=1e-12), 4_882_272)
+
+
+def test_pearson_r_of_a_constant_sample_is_nan_without_a_warning():
+    """Either sample constant is the undefined case, answered before any 0/0."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert math.isnan(pearson_r([1.0, 1.0, 1.0], [1.0, 2.0, 4.0]))
+        assert math.isnan(pearson_r([1.0, 2.0, 4.0], [3.0, 3.0, 3.0]))
