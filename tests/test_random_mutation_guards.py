@@ -99,3 +99,48 @@ def test_pearson_r_of_a_constant_sample_is_nan_without_a_warning():
         warnings.simplefilter("error")
         assert math.isnan(pearson_r([1.0, 1.0, 1.0], [1.0, 2.0, 4.0]))
         assert math.isnan(pearson_r([1.0, 2.0, 4.0], [3.0, 3.0, 3.0]))
+
+
+def test_exact_softmax_rows_are_exp_over_their_sum():
+    """The SymPy branch of gllm_models.softmax_rows (second random set, seed 20261202): each row is
+    e^{s_j} / sum_l e^{s_l} over the unmasked entries, exactly."""
+    from attncert.solvers.gllm_models import softmax_rows
+
+    scores = np.array([[sp.Integer(0), sp.Integer(1)], [sp.Integer(2), sp.log(3)]], dtype=object)
+    rows = softmax_rows(scores, causal=True)
+    assert rows[0, 0] == 1 and rows[0, 1] == 0
+    assert sp.simplify(rows[1, 0] - sp.exp(2) / (sp.exp(2) + 3)) == 0
+    assert sp.simplify(rows[1, 1] - 3 / (sp.exp(2) + 3)) == 0
+
+
+def test_only_the_failed_client_finaliser_is_silenced(monkeypatch):
+    """solvers.sweep drops the garbage-collection complaint of a dask Client that failed to start
+    (the user already has the one-line error) and passes every other unraisable exception on."""
+    import sys
+    import types
+
+    from attncert.solvers import sweep
+
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", seen.append)
+    sweep._silence_failed_client()
+
+    class Client:
+        def __del__(self):  # only its qualified name matters
+            pass
+
+    finaliser = types.SimpleNamespace(object=Client.__del__)
+    other = types.SimpleNamespace(object=print)
+    sys.unraisablehook(finaliser)
+    sys.unraisablehook(other)
+    assert seen == [other]
+
+
+def test_one_seed_reports_a_zero_spread_not_nan():
+    """With one seed the per-point spread over seeds is 0 by convention (second random set): the
+    table never prints 'nan' for a point whose gamma_c exists."""
+    from attncert.solvers.phase import Protocol, run_sweep, summarise
+
+    protocol = Protocol("one-seed", d_ks=(8, 64), Ts=(10,), gammas=tuple(np.linspace(0, 8, 9)), seeds=1, trials=500)
+    stats = summarise(run_sweep(protocol, ScoreModel(), engine="mc", backend=get_backend("numpy"), seed=0))
+    assert [p.gamma_c_sd for p in stats.points] == [0.0, 0.0]

@@ -905,9 +905,9 @@ def position_window_lemma(window: int = 2) -> list[Fact]:
     R, G = sp.MatrixSymbol("R", d, d), sp.MatrixSymbol("G", d, d)
     Gp = R.I * G * R
     pairs = [(n, n) for n in range(1, window + 1)]
-    has_two = (2, 2) in pairs
+    has_both = {(1, 1), (2, 2)} <= set(pairs)
     return [
-        ("the window contains the pairs (1, 1) and (2, 2) (offset 0 twice)", Decision(has_two, f"positions 1..{window}")),
+        ("the window contains the pairs (1, 1) and (2, 2) (offset 0 twice)", Decision(has_both, f"positions 1..{window}")),
         (
             "(1, 1) vs (2, 2): R^{-1} G R = R^{-2} G R^2 is G' = R^{-1} G' R",
             matrix_identity((R.I * Gp * R - R.I * R.I * G * R * R).doit(), "R^{-1} G' R - R^{-2} G R^2"),
