@@ -107,7 +107,7 @@ def run_with_progress(
             if not err.is_terminal and now - last_line >= PLAIN_PROGRESS_S:
                 last_line = now
                 done = int(progress.tasks[0].completed)
-                err.print(Text(f"{label}: {done}/{total} checks done after {now - start:.0f} s; {shown[:200]}"))
+                err.print(Text(f"{label}: {done}/{total} checks done after {now - start:.0f} s; {shown[:200]}"), soft_wrap=True)
 
         def started(task: Task) -> None:
             shared.clear()
