@@ -44,7 +44,7 @@ class ClippedSolution:
     g: np.ndarray
     lo: np.ndarray  # indices with g = 1
     hi: np.ndarray  # indices with g = C
-    unique: bool
+    unique: bool | None  # None: not decided (the numeric cross-check solvers L-BFGS-B and cvxpy)
     solver: str
     diagnostics: dict = field(default_factory=dict)
     log_g: np.ndarray | None = None
@@ -121,7 +121,9 @@ def _check_profiles(
     return np.exp(log_alpha), np.exp(log_tau), log_alpha, log_tau
 
 
-def _solution(la, lt, log_g, lo, hi, *, unique: bool, solver: str, diagnostics: dict, attained: bool = True) -> ClippedSolution:
+def _solution(
+    la, lt, log_g, lo, hi, *, unique: bool | None, solver: str, diagnostics: dict, attained: bool = True
+) -> ClippedSolution:
     """A solution whose value is Lambda recomputed (in the log domain) at the reported grading."""
     log_g = np.asarray(log_g, dtype=float)
     with np.errstate(over="ignore"):
@@ -317,7 +319,7 @@ def solve_lbfgsb(
         u / 2,
         np.flatnonzero(u < 1e-9),
         np.flatnonzero(u > upper - 1e-9),
-        unique=True,
+        unique=None,  # a local search cannot tell a segment of minimisers from a point
         solver="L-BFGS-B",
         diagnostics={"time_limited": time.monotonic() > deadline},
     )
@@ -356,7 +358,7 @@ def solve_cvxpy(
         log_g,
         np.array([], dtype=int),
         np.array([], dtype=int),
-        unique=True,
+        unique=None,  # nor can an interior-point solution
         solver="cvxpy-gp",
         diagnostics={"status": problem.status, "warnings": [" ".join(str(w.message).split()) for w in caught]},
     )
@@ -428,6 +430,8 @@ def kkt_residuals(
     log_alpha: np.ndarray | None = None,
     log_tau: np.ndarray | None = None,
 ) -> KKTResiduals:
+    if solution.unique is None:
+        raise ValueError(f"kkt_residuals needs a solution whose uniqueness is decided (exact solver), not {solution.solver}")
     _, _, la, lt = _check_profiles(alpha, tau, clip, log_alpha, log_tau)
     with mpmath.workdps(digits):
         a = [mpmath.exp(mpmath.mpf(float(x))) if math.isfinite(x) else mpmath.mpf(0) for x in la]

@@ -144,3 +144,15 @@ def test_one_seed_reports_a_zero_spread_not_nan():
     protocol = Protocol("one-seed", d_ks=(8, 64), Ts=(10,), gammas=tuple(np.linspace(0, 8, 9)), seeds=1, trials=500)
     stats = summarise(run_sweep(protocol, ScoreModel(), engine="mc", backend=get_backend("numpy"), seed=0))
     assert [p.gamma_c_sd for p in stats.points] == [0.0, 0.0]
+
+
+def test_numeric_solvers_do_not_claim_a_unique_minimiser():
+    """On the segment case the exact solver reports a segment; the L-BFGS-B and cvxpy cross-checks
+    cannot tell, so they say None (they used to say True), and the 50-digit KKT check refuses them."""
+    a, t = np.array([0.3, 0.3, 0.4]), np.array([0.35, 0.3, 0.35])
+    assert grades.solve_clipped(a, t, 4.0).unique is False
+    for solver in (grades.solve_lbfgsb, grades.solve_cvxpy):
+        other = solver(a, t, 4.0)
+        assert other.unique is None
+        with pytest.raises(ValueError, match="uniqueness"):
+            grades.kkt_residuals(a, t, other, 4.0)
