@@ -156,3 +156,27 @@ def test_numeric_solvers_do_not_claim_a_unique_minimiser():
         assert other.unique is None
         with pytest.raises(ValueError, match="uniqueness"):
             grades.kkt_residuals(a, t, other, 4.0)
+
+
+def test_a_failed_connection_is_explained_by_its_strerror():
+    """The reason in a dask executor's one-line error (third random set): the OS's words when there
+    are some, else the exception's type."""
+    from attncert.solvers.sweep import _reason
+
+    assert _reason(ConnectionRefusedError(111, "Connection refused")) == "Connection refused"
+    assert _reason(TimeoutError()) == "TimeoutError"
+
+
+def test_gpu_counts_ask_each_library_its_own_devices(monkeypatch):
+    """backend._gpu_count on a machine with devices, faked: torch's count for torch, cupy's for cupy
+    (on this CPU machine both libraries would say 0, which hides a swapped branch)."""
+    import sys
+    import types
+
+    from attncert.solvers import backend
+
+    fake_torch = types.SimpleNamespace(cuda=types.SimpleNamespace(device_count=lambda: 3))
+    fake_cupy = types.SimpleNamespace(cuda=types.SimpleNamespace(runtime=types.SimpleNamespace(getDeviceCount=lambda: 2)))
+    monkeypatch.setitem(sys.modules, "torch", fake_torch)
+    monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
+    assert (backend._gpu_count("torch"), backend._gpu_count("cupy"), backend._gpu_count("numpy")) == (3, 2, 0)
