@@ -180,3 +180,24 @@ def test_gpu_counts_ask_each_library_its_own_devices(monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", fake_torch)
     monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
     assert (backend._gpu_count("torch"), backend._gpu_count("cupy"), backend._gpu_count("numpy")) == (3, 2, 0)
+
+
+def test_optimal_multipliers_refuse_profiles_of_different_lengths():
+    with pytest.raises(ValueError):
+        gllm.optimal_multipliers([sp.Rational(1, 2), sp.Rational(1, 2)], [1])
+
+
+def test_cupy_without_a_visible_gpu_is_refused_in_one_line(monkeypatch):
+    """An installed cupy on a machine without a GPU (faked): get_backend says so (third random set)."""
+    import sys
+    import types
+
+    from attncert.solvers import backend
+
+    fake_cupy = types.SimpleNamespace(
+        cuda=types.SimpleNamespace(runtime=types.SimpleNamespace(getDeviceCount=lambda: 0)), empty=lambda n: None
+    )
+    monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
+    monkeypatch.setattr(backend, "_installed", lambda module: True)
+    with pytest.raises(backend.BackendUnavailable, match="no GPU is visible"):
+        backend.get_backend("cupy")
