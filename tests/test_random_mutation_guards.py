@@ -201,3 +201,14 @@ def test_cupy_without_a_visible_gpu_is_refused_in_one_line(monkeypatch):
     monkeypatch.setattr(backend, "_installed", lambda module: True)
     with pytest.raises(backend.BackendUnavailable, match="no GPU is visible"):
         backend.get_backend("cupy")
+
+
+def test_pearson_r_is_scale_free_down_to_tiny_and_up_to_huge_samples():
+    """summarise's r on samples of any magnitude (third random set): each is rescaled by its largest
+    deviation first, so 1e-200 or 1e200 times a sample gives the same r, not 0/0 or inf/inf."""
+    rng = np.random.default_rng(9)
+    x, y = rng.standard_normal(12), rng.standard_normal(12)
+    r = pearson_r(x, y)
+    for scale in (1e-200, 1e200):
+        assert pearson_r(scale * x, y) == pytest.approx(r, rel=1e-12)
+        assert pearson_r(x, scale * y) == pytest.approx(r, rel=1e-12)

@@ -369,10 +369,14 @@ def nonresonance_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
     _, h, _, base = _frequency_symbols()
     theta0 = sp.simplify(law(0, 2 * h, base))
     ta, tb, pi, top = z3.Reals("theta_a theta_b pi theta_0")
-    hyps = (0 < tb, tb < ta, ta <= top, top <= 1, pi > 3)
+    bound = 1  # theta_0 <= bound, decided below for the law and assumed by the z3 step: one number for both
+    hyps = (0 < tb, tb < ta, ta <= top, top <= bound, pi > 3)
     claim = z3.And(2 * ta > 0, 2 * ta < 2 * pi, ta - tb > 0, ta - tb < 2 * pi, ta + tb > 0, ta + tb < 2 * pi)
     n = z3.Int("n")
     nonresonant = z3.ForAll([n], z3.And(2 * ta != 2 * pi * n, ta - tb != 2 * pi * n, ta + tb != 2 * pi * n))
+    # the statement is not weaker than Claim A: each of the three resonances falsifies it
+    resonances = (2 * ta == 2 * pi, ta - tb == 2 * pi, ta + tb == 2 * pi)
+    rejects = [z3_valid(z3.Not(nonresonant), (pi > 3, r), f"{r} falsifies it") for r in resonances]
     # E11: Prop 4.1's form (theta_a != +-theta_b mod 2 pi, theta_a != 0 mod pi) is Lemma 5.9's form
     # (2 theta_a, theta_a -+ theta_b not in 2 pi Z): the only non-identical clause is 2 theta = 2 pi n <=> theta = pi n
     same_forms = z3_valid(
@@ -380,7 +384,7 @@ def nonresonance_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
     )
     return [
         *frequency_structure_lemma(law),
-        ("2 theta_0 < 2 pi needs theta_0 <= 1 < 3 < pi: theta_0 <= 1", sp.Le(theta0, 1)),
+        ("2 theta_0 < 2 pi needs theta_0 <= 1 < 3 < pi: theta_0 <= 1", sp.Le(theta0, bound)),
         (
             "0 < theta_b < theta_a <= theta_0 <= 1 => 2 theta_a, theta_a -+ theta_b in (0, 2 pi)",
             z3_valid(claim, hyps, "frequencies in (0, 2 pi)"),
@@ -388,6 +392,10 @@ def nonresonance_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
         (
             "... and a number in (0, 2 pi) is no multiple of 2 pi: 2 theta_a, theta_a -+ theta_b not in 2 pi Z",
             z3_valid(z3.Implies(claim, nonresonant), (pi > 3,), "(0, 2 pi) excludes 2 pi Z"),
+        ),
+        (
+            "that statement is Claim A itself: 2 theta_a, theta_a - theta_b or theta_a + theta_b in 2 pi Z falsifies it",
+            Decision(all(r.holds for r in rejects), "; ".join(r.how for r in rejects)),
         ),
         ("E11: the two forms of nonresonance (Prop 4.1, Lemma 5.9) are equivalent", same_forms),
     ]
