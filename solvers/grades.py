@@ -397,7 +397,7 @@ def solve_regularized(
         u / 2,
         np.flatnonzero(u < 1e-9),
         np.array([], dtype=int),
-        unique=True,
+        unique=True if nu > 0 else None,  # strictly convex with the penalty; without it a segment is possible
         solver="L-BFGS-B (Cor 4)",
         diagnostics={"objective": float(res.fun)},
     )

@@ -212,3 +212,18 @@ def test_pearson_r_is_scale_free_down_to_tiny_and_up_to_huge_samples():
     for scale in (1e-200, 1e200):
         assert pearson_r(scale * x, y) == pytest.approx(r, rel=1e-12)
         assert pearson_r(x, scale * y) == pytest.approx(r, rel=1e-12)
+
+
+def test_softmax_and_norm_operations_count_one_exponential_per_score():
+    """Prop 2's O(n^2 H + n d) term, counted by hand at n = 3, d = 4, H = 2: 2 heads x 3 x 3 scores
+    and two norms over n x d activations, 18 + 24 = 42 (third random set)."""
+    counts = gllm.layer_operation_counts(sp.Integer(3), sp.Integer(4), sp.Integer(2))
+    assert counts["softmax_and_norms"] == 42
+
+
+def test_the_regularised_optimum_is_unique():
+    """nu > 0 makes the Cor 4 objective strictly convex in u, so its minimiser is unique, and the
+    grades JSON reports it as such (third random set)."""
+    a, t = np.array([0.3, 0.3, 0.4]), np.array([0.35, 0.3, 0.35])  # a segment without the penalty
+    assert grades.solve_regularized(a, t, 1.0, math.log(2.0), 4.0).unique is True
+    assert grades.solve_regularized(a, t, 0.0, math.log(2.0), 4.0).unique is None  # nu = 0: undecided
