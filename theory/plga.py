@@ -846,6 +846,8 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
     monotone = (a >= 0, a <= U, z3.Or(u == a, u == -a), sa >= z3.RealVal("0.5"), sa < 1, sU >= sa, sU < 1, a * sa <= U * sU)
     sign = z3.If(u >= 0, sg == sa, sg == 1 - sa)
     hyps = (U > 0, *monotone, sign)
+    # u = 0 (a = 0) must stay inside the hypotheses: the envelopes hold on the whole |u| <= U
+    at_zero = (U == 1, u == 0, a == 0, sa == z3.RealVal("0.5"), sg == z3.RealVal("0.5"), sU == z3.RealVal("0.75"))
     d_isw = 2 * u * sg + u * u * sg * (1 - sg)
     d_silu = sg + u * sg * (1 - sg)
     q = z3.RealVal(str(quadratic))
@@ -863,6 +865,7 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
             "|silu'(u)| <= s(U) + U/4 on |u| <= U",
             z3_valid(z3_abs_at_most(d_silu, sU + U / 4), hyps, "silu' envelope"),
         ),
+        ("the hypotheses admit u = 0 (no point of |u| <= U excluded)", z3_admits(hyps, at_zero, "u = 0, U = 1")),
     ]
 
 
@@ -937,9 +940,14 @@ def contraction_consequences_lemma(with_lipschitz: bool = True) -> list[Fact]:
     hyps = (K >= 0, L >= 0, dx >= 0, dy >= 0, e >= 0, a <= K * b, b <= dx + c + dy, c <= L * e)
     bound = K * (dx + L * e + dy) if with_lipschitz else dx + L * e + dy
     zero = tuple(v == 0 for v in (a, b, c, e, dx, dy, K, L))
+    separation = (rows == a, a >= c0 * e)  # A_i = phi(r_i) and phi's lower Lipschitz bound
     return [
         ("(ii) transfer display", z3_valid(a <= bound, hyps, "triangle inequality and Lipschitz bounds")),
         ("(ii) its hypotheses admit every norm and constant = 0 (no case excluded)", z3_admits(hyps, zero, "all zero")),
         ("(ii) Jung: circumradius 1/sqrt(3) of a unit equilateral triangle exceeds 1/2", sp.Gt(1 / sp.sqrt(3), sp.S.Half)),
-        ("(iii) rows of A differ by >= c0 |r - r'|", z3_valid(rows >= c0 * e, (rows == a, a >= c0 * e), "A_i = phi(r_i)")),
+        ("(iii) rows of A differ by >= c0 |r - r'|", z3_valid(rows >= c0 * e, separation, "A_i = phi(r_i)")),
+        (
+            "(iii) its hypotheses admit equality in the lower Lipschitz bound",
+            z3_admits(separation, (c0 == 1, e == 1, a == 1), "a = c0 |r - r'|"),
+        ),
     ]
