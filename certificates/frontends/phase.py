@@ -52,6 +52,7 @@ SIGMA_T_LIMIT = 1e4
 #: evaluations per second of this machine's numpy engines (benchmarks/phase.py), for the estimate
 MC_RATE, QUAD_RATE = 5e7, 3e8
 PROGRESS_EVERY_S = 5.0
+FIRST_LINE_S = 1.0
 #: memory of the interpreter and its libraries, added to every estimate
 BASELINE_BYTES = 256 * 2**20
 #: memory per row of curves.csv while the file is built (--out)
@@ -144,7 +145,9 @@ class _Reporter:
     def __init__(self, label: str) -> None:
         self.err = Console(stderr=True)
         self.label = label
-        self.start = self.last = time.monotonic()
+        self.start = time.monotonic()
+        # the first plain line after FIRST_LINE_S (the run has begun), then one every PROGRESS_EVERY_S
+        self.last = self.start - max(PROGRESS_EVERY_S - FIRST_LINE_S, 0.0)
         self.bar = None
         if self.err.is_terminal:
             self.bar = Progress(
