@@ -390,6 +390,10 @@ def nonresonance_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
             z3_valid(claim, hyps, "frequencies in (0, 2 pi)"),
         ),
         (
+            "those hypotheses admit theta_a = theta_0 = 1 (the top frequency at its bound) with pi = 22/7",
+            z3_admits(hyps, (ta == 1, top == 1, tb == z3.RealVal("0.5"), pi == z3.RealVal("22/7")), "theta_a = theta_0 = 1"),
+        ),
+        (
             "... and a number in (0, 2 pi) is no multiple of 2 pi: 2 theta_a, theta_a -+ theta_b not in 2 pi Z",
             z3_valid(z3.Implies(claim, nonresonant), (pi > 3,), "(0, 2 pi) excludes 2 pi Z"),
         ),
@@ -774,7 +778,15 @@ def order_parameter_lemma(piecewise: bool = True) -> list[Fact]:
     ratio = m * (n1 + n2) / 2 == delta
     definition = z3.If(delta == 0, m == 0, ratio) if piecewise else ratio
     hyps = (n1 >= 0, n2 >= 0, delta >= 0, delta <= n1 + n2, definition)
-    return [("m = 0 iff the numerator |D(x1) - D(x2)| vanishes", z3_valid((m == 0) == (delta == 0), hyps, "m = 0 <=> delta = 0"))]
+    # both ends of the triangle inequality stay inside the hypotheses: D constant, and delta = n_1 + n_2
+    ends = (z3.And(n1 == 0, n2 == 0, delta == 0, m == 0), z3.And(n1 == 1, n2 == 1, delta == 2, m == 2))
+    return [
+        ("m = 0 iff the numerator |D(x1) - D(x2)| vanishes", z3_valid((m == 0) == (delta == 0), hyps, "m = 0 <=> delta = 0")),
+        (
+            "the hypotheses admit delta = 0 and delta = n_1 + n_2 (m = 2)",
+            Decision(all(z3_admits(hyps, (end,), "").holds for end in ends), "z3: both ends satisfiable"),
+        ),
+    ]
 
 
 # --- Thm 5.4 (iii) ------------------------------------------------------------------------
@@ -903,6 +915,7 @@ def layer_norm_proxy_lemma(constant: sp.Expr = _HALF) -> list[Fact]:
     return [
         ("sqrt((1+x)/(1+x/S^2)) <= sqrt(1+x)", z3_valid(z <= y, hyps, "z <= y")),
         (f"sqrt(1+x) - 1 <= {constant} x", z3_valid(y - 1 <= z3.RealVal(str(constant)) * X, hyps, "y - 1 <= c x")),
+        ("the hypotheses admit x = 0 with S = 1", z3_admits(hyps, (X == 0, S == 1, y == 1, z == 1), "x = 0, S = 1")),
         ("first-order coefficient (1 - S^{-2})/2", sp.simplify(series - (1 - Ss**-2) * xs / 2)),
     ]
 
