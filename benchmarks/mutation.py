@@ -53,14 +53,14 @@ PAPERS = ("plga", "gllm", "psa")
 SUBPACKAGES = ("theory", "solvers", "certificates")
 #: what the scratch copy needs: the package, the tests and the files tests read
 COPIED = ("attncert", *SUBPACKAGES, "tests", "notebooks", "examples", "README.md", "pyproject.toml", "CONTRIBUTING.md")
-#: the fast test files run against a mutant that no certificate caught
-#: the tests that guard mutations found by the fresh sets (any paper; about 5 s in all)
+#: the tests that guard mutations found by the fresh and random sets (any paper; about 5 s in all)
 _GUARDS = (
     "tests/test_fresh_mutation_guards.py",
     "tests/test_fresh2_mutation_guards.py",
     "tests/test_fresh3_mutation_guards.py",
     "tests/test_random_mutation_guards.py",
 )
+#: the fast test files run against a mutant that no certificate caught
 TESTS = {
     "plga": ("tests/test_defaults.py", "tests/test_plga_theory.py", "tests/test_plga_mutation_guards.py", *_GUARDS),
     "gllm": (
@@ -478,6 +478,7 @@ def judge(
     # Cheapest likely killers first: the certificates whose check names the mutated code, then the
     # papers' fast tests, then every other certificate (a survivor runs all three either way).
     stages = ["relevant", "tests", "rest"] if run_tests else ["relevant", "rest"]
+    limit = timeout
     try:
         for stage in [*stages, "suite"] if suite else stages:
             if stage in ("tests", "suite"):
@@ -500,7 +501,7 @@ def judge(
                 detail = f"{result['verdicts'][new[0]]} [{stage} certificate {len(result['verdicts'])} tried]"
                 return Outcome(m, "killed", new[0], detail, time.perf_counter() - start)
     except subprocess.TimeoutExpired:
-        return Outcome(m, "timeout", "time limit", f"> {timeout:.0f} s", time.perf_counter() - start)
+        return Outcome(m, "timeout", "time limit", f"> {limit:.0f} s", time.perf_counter() - start)
     finally:
         shutil.rmtree(top, ignore_errors=True)
     red = [c for c in result["relevant"] if c in base.failing_certificates]
@@ -523,7 +524,7 @@ def run(
     progress=None,
 ) -> tuple[list[Outcome], Baseline]:
     """Judge every mutation against the baseline (the whole quick tier of the affected papers and
-    their tests) of a fresh scratch copy of ``root``."""
+    their tests) of a fresh scratch copy of ``root``. ``suite`` needs the tests (``run_tests``)."""
     problems = catalogue_problems(mutations, root)
     if problems:
         raise ValueError("the mutation catalogue does not match the source:\n" + "\n".join(problems))
@@ -531,11 +532,12 @@ def run(
     with tempfile.TemporaryDirectory(prefix="attncert-mutation-") as tmp, _servers():
         scratch = Path(tmp)
         tree = snapshot(root, scratch)
+        suite = suite and run_tests
         base = baseline(tree, scratch, papers, timeout or 900.0, suite)
         limit = timeout or max(120.0, 4 * max(base.seconds.values(), default=30.0))
 
         def one(m: Mutation) -> Outcome:
-            outcome = judge(m, tree, scratch, base, limit, run_tests, suite and run_tests)
+            outcome = judge(m, tree, scratch, base, limit, run_tests, suite)
             if progress:
                 progress(outcome)
             return outcome

@@ -19,15 +19,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _load_harness():
-    spec = importlib.util.spec_from_file_location("attncert_mutation_harness", ROOT / "benchmarks" / "mutation.py")
+def _load_benchmark(name: str, filename: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / filename)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses resolve their module by name
     spec.loader.exec_module(module)
     return module
 
 
-harness = _load_harness()
+harness = _load_benchmark("attncert_mutation_harness", "mutation.py")
 MUTATIONS = harness.load_mutations()
 
 #: the CI subset: representative mutations of the three papers (constants, operators, exponents,
@@ -168,18 +168,10 @@ def test_the_ci_subset_is_killed_by_the_quick_tier():
     assert not survivors, "\n".join(survivors)
 
 
-def _load_random_generator():
-    spec = importlib.util.spec_from_file_location("attncert_mutation_random", ROOT / "benchmarks" / "mutation_random.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_random_draw_is_reproducible_and_every_mutant_applies_and_parses():
     """benchmarks/mutation_random.py: the same seed gives the same set; each entry's snippet occurs
     once in its file and the mutated file still parses (so the harness judges behaviour, not syntax)."""
-    gen = _load_random_generator()
+    gen = _load_benchmark("attncert_mutation_random", "mutation_random.py")
     first, again = gen.draw(7, 25, sorted(gen.PAPERS_OF)), gen.draw(7, 25, sorted(gen.PAPERS_OF))
     assert len(first) == 25 and first == again
     assert gen.draw(8, 25, sorted(gen.PAPERS_OF)) != first
@@ -190,7 +182,7 @@ def test_random_draw_is_reproducible_and_every_mutant_applies_and_parses():
 
 
 def test_random_draw_skips_messages_and_annotations():
-    gen = _load_random_generator()
+    gen = _load_benchmark("attncert_mutation_random", "mutation_random.py")
     with tempfile.TemporaryDirectory() as tmp:
         source = [
             "def f(x: int = 2) -> float:",
