@@ -420,18 +420,20 @@ def notears_lemma(loops_are_cycles: bool = True) -> list[Fact]:
     w = sp.Symbol("w", real=True)
     i, j, mid, k = z3.Ints("i j l k")
     offset = 1 if loops_are_cycles else 0  # acyclic: N_ij = 0 whenever j < i + offset
+    powers = (k >= 1,)  # h sums tr N^k / k! from k = 1: the induction must start there
     step = z3_valid(
         z3.Implies(j < i + (k + 1) * offset, z3.Or(mid < i + k * offset, j < mid + offset)),
-        (k >= 1,),
+        powers,
         "(N^{k+1})_ij = sum_l (N^k)_il N_lj: every term vanishes when j < i + (k+1) offset",
     )
-    diagonal = z3_valid(i < i + k * offset, (k >= 1,), "diagonal entries of N^k are below the zero band: i < i + k offset")
+    diagonal = z3_valid(i < i + k * offset, powers, "diagonal entries of N^k are below the zero band: i < i + k offset")
     y = sp.IndexedBase("y", positive=True)  # the squared weights w_e^2 > 0 along a cycle
     m, L = sp.Symbol("m", integer=True), sp.Symbol("L", integer=True, positive=True)
     return [
         ("entries of N = M o M are >= 0", sp.Ge(w**2, 0)),
         ("zero band grows by one per power (induction step)", step),
         ("tr N^k = 0 for k >= 1 on an acyclic support", diagonal),
+        ("the induction's hypotheses admit k = 1 (the first term of h)", z3_admits(powers, (k == 1,), "k = 1")),
         ("a cycle of length L has closed-walk weight prod w_e^2 > 0", sp.Gt(sp.Product(y[m], (m, 1, L)), 0)),
         ("h >= tr N^L / L! > 0 when a cycle exists", sp.Gt(1 / sp.factorial(L), 0)),
     ]
@@ -482,14 +484,17 @@ def softmax_jacobian_lemma(constant: sp.Expr = sp.S.Half) -> list[Fact]:
     quad = sp.Sum(p[i] * x[i] ** 2, (i, 1, n)) - mean**2
     variance = sp.Sum(p[i] * x[i] ** 2, (i, 1, n)) - 2 * mean * sp.Sum(p[i] * x[i], (i, 1, n)) + mean**2 * one
     pi_ = z3.Real("p")
-    gersh = z3_valid(
-        2 * pi_ * (1 - pi_) <= z3.RealVal(str(constant)), (pi_ >= 0, pi_ <= 1), f"2 p (1 - p) <= {constant} on [0, 1]"
-    )
+    probability = (pi_ >= 0, pi_ <= 1)
+    gersh = z3_valid(2 * pi_ * (1 - pi_) <= z3.RealVal(str(constant)), probability, f"2 p (1 - p) <= {constant} on [0, 1]")
     J2 = sp.Matrix([[sp.Rational(1, 4), -sp.Rational(1, 4)], [-sp.Rational(1, 4), sp.Rational(1, 4)]])
     half = sp.Rational(1, 2)
     return [
         ("x^T J x = sum p_i (x_i - m)^2 when sum p_i = 1 (PSD)", sp.expand((variance - quad).subs(one, 1))),
         ("Gershgorin row bound 2 p_i (1 - p_i) <= constant", gersh),
+        *(
+            (f"the row bound's hypotheses admit p = {v} ({why})", z3_admits(probability, (pi_ == z3.RealVal(v),), f"p = {v}"))
+            for v, why in (("0", "an end"), ("1/2", "the maximiser"), ("1", "an end"))
+        ),
         (
             "sharp: diag(p) - p p^T at p = (1/2, 1/2) has eigenvalue 1/2 <= constant",
             sp.Eq(max(J2.eigenvals()), half) & sp.Le(half, constant),
@@ -569,6 +574,7 @@ def layer_norm_lemma(radius: Callable[[sp.Expr, sp.Expr, sp.Expr], sp.Expr]) -> 
     x = sp.Symbol("x", nonnegative=True)
     f = x / 2 - 1 + (1 + x) ** sp.Rational(-1, 2)
     y = z3.Real("y")
+    at_least_one = (y >= 1,)  # y = sqrt(1 + x) over the whole x >= 0
     return [
         ("mean(r + delta 1) = mean(r) + delta (so centred row and variance are unchanged)", sp.simplify(mean_shift)),
         ("scale difference formula", sp.simplify(difference - formula)),
@@ -578,9 +584,10 @@ def layer_norm_lemma(radius: Callable[[sp.Expr, sp.Expr, sp.Expr], sp.Expr]) -> 
         ("f'(x) = (1 - (1 + x)^(-3/2))/2", sp.diff(f, x) - (1 - (1 + x) ** sp.Rational(-3, 2)) / 2),
         (
             "f' >= 0 on x >= 0: with y = sqrt(1 + x) >= 1, 1 - y^(-3) >= 0 iff y^3 >= 1",
-            z3_valid(y**3 >= 1, (y >= 1,), "y^3 >= 1 on y >= 1"),
+            z3_valid(y**3 >= 1, at_least_one, "y^3 >= 1 on y >= 1"),
         ),
-        ("1 - 1/y <= (y^2 - 1)/2 for y >= 1", z3_valid(y**3 - 3 * y + 2 >= 0, (y >= 1,), "y^3 - 3 y + 2 >= 0 on y >= 1")),
+        ("1 - 1/y <= (y^2 - 1)/2 for y >= 1", z3_valid(y**3 - 3 * y + 2 >= 0, at_least_one, "y^3 - 3 y + 2 >= 0 on y >= 1")),
+        ("the hypotheses admit y = 1 (x = 0, v = eps)", z3_admits(at_least_one, (y == 1,), "y = 1")),
     ]
 
 
@@ -819,13 +826,15 @@ def positivity_obstruction_lemma(floor_exponent: int = 2) -> list[Fact]:
     term = sp.IndexedBase("U", nonnegative=True)  # U_k = tr N^{k+1} / (k+1)!: walk weight >= 0 over k! > 0
     a, e = z3.Reals("a e")
     e_val = z3.RealVal(str(floor))
+    floored = (a >= e, e == e_val)
     return [
         ("k! > 0", sp.Gt(sp.factorial(kk), 0)),
         ("tr e^N - d - tr N = lim_K sum_{k=1}^K tr N^{k+1}/(k+1)!, every partial sum >= 0", sp.Ge(sp.Sum(term[k], (k, 1, K)), 0)),
         (
             f"A_ii >= eps => A_ii^2 >= eps^{floor_exponent}",
-            z3_valid(a * a >= e**floor_exponent, (a >= e, e == e_val), "a >= eps => a^2 >= floor"),
+            z3_valid(a * a >= e**floor_exponent, floored, "a >= eps => a^2 >= floor"),
         ),
+        ("the hypotheses admit A_ii = eps (the floor itself)", z3_admits(floored, (a == e_val,), "a = eps")),
         (f"d_k eps^2 = 6.4e-17 at d_k = {dk}", sp.Eq(dk * floor**2, sp.Rational(64, 10**18))),
         ("1 + eps^2 > 1, so log(1 + eps^2) > 0", sp.Gt(1 + floor**2, 1)),
     ]
