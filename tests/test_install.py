@@ -51,6 +51,15 @@ def test_wheel_ships_the_catalogues_and_a_license(wheel):
     assert "License-Expression: MIT" in metadata
 
 
+def test_wheel_ships_every_example_profile_the_readme_names(wheel):
+    # the README points users at examples/profiles/bad/; a glob one level too shallow left it out
+    names = set(wheel.namelist())
+    data = [p for folder in ("catalog", "examples") for p in (ROOT / "certificates" / folder).rglob("*") if p.is_file()]
+    assert any(p.parent.name == "bad" for p in data)
+    missing = [str(p.relative_to(ROOT)) for p in data if f"attncert/{p.relative_to(ROOT)}" not in names]
+    assert missing == []
+
+
 def test_python_dash_m_attncert_ignores_shadowing_folders(tmp_path):
     for name in ("theory", "solvers", "certificates"):
         (tmp_path / name).mkdir()
