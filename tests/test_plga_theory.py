@@ -95,6 +95,18 @@ def test_z3_admits_decides_satisfiability_at_the_witness():
     assert not th.z3_admits((x >= 1,), (x == 0,), "boundary").holds
 
 
+def test_z3_admits_requires_the_witness_to_be_one_point():
+    """A witness such as x != 1 is satisfiable away from the boundary it names, so a mutated
+    witness (== to !=) would still 'admit' it: the witness must fix every variable."""
+    import z3
+
+    x, y = z3.Reals("x y")
+    assert not th.z3_admits((x >= 0,), (x != 1,), "boundary").holds
+    assert not th.z3_admits((x >= 0, y >= x), (x == 0,), "y free").holds
+    assert th.z3_admits((x >= 0, y >= x), (x == 0, y == x), "y fixed through x").holds
+    assert "at one point" in th.z3_admits((x >= 0,), (x == 0,), "boundary").how
+
+
 def test_contraction_hypotheses_admit_the_zero_case():
     """Strengthening a hypothesis (delta_x >= 0 to >= 1) must not leave Prop 5.12 (ii) proved."""
     facts = dict(th.contraction_consequences_lemma())

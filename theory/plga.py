@@ -61,14 +61,23 @@ def z3_abs_at_most(x: object, bound: object) -> object:
 
 
 def z3_admits(constraints: tuple, witness: tuple, how: str) -> Decision:
-    """Decide that ``constraints`` hold at ``witness`` (equalities fixing the variables): a lemma's
-    hypotheses must admit the boundary cases of the claim, or the lemma proves less than it says."""
+    """Decide that ``constraints`` hold at ``witness``: a lemma's hypotheses must admit the boundary
+    cases of the claim, or the lemma proves less than it says. The witness must be one point: with the
+    constraints it fixes every variable (decided: no second solution), because a witness such as
+    ``x != 1`` is satisfiable away from the boundary it is meant to test."""
     import z3
+    from z3.z3util import get_vars
 
     solver = z3.Solver()
     solver.add(*constraints, *witness)
     answer = solver.check()
-    return Decision(answer == z3.sat, f"z3: {how} ({'satisfiable' if answer == z3.sat else answer})")
+    if answer != z3.sat:
+        return Decision(False, f"z3: {how} ({answer})")
+    model = solver.model()
+    variables = {str(v): v for formula in (*constraints, *witness) for v in get_vars(formula)}.values()
+    solver.add(z3.Or([v != model.eval(v, model_completion=True) for v in variables]))
+    one_point = solver.check() == z3.unsat
+    return Decision(one_point, f"z3: {how} ({'satisfiable, at one point' if one_point else 'satisfiable, but not at one point'})")
 
 
 def matrix_identity(expr: sp.MatrixExpr, what: str) -> Decision:
@@ -967,6 +976,6 @@ def contraction_consequences_lemma(with_lipschitz: bool = True) -> list[Fact]:
         ("(iii) rows of A differ by >= c0 |r - r'|", z3_valid(rows >= c0 * e, separation, "A_i = phi(r_i)")),
         (
             "(iii) its hypotheses admit equality in the lower Lipschitz bound",
-            z3_admits(separation, (c0 == 1, e == 1, a == 1), "a = c0 |r - r'|"),
+            z3_admits(separation, (c0 == 1, e == 1, a == c0 * e), "a = c0 |r - r'|"),
         ),
     ]
