@@ -117,14 +117,15 @@ def _observable(model: ScoreModel, d_ks, Ts, gammas, h: float, on_gamma=None) ->
         s = model.distractor_sd(gamma)
         if s == 0.0:
             out[:, :, g_i] = [chance(T) for T in Ts]
-            continue
-        y0, phi = _phi_table(s, h)
-        tau = model.sigma_t * s / 2
-        nodes, weights = (z0, w0) if tau > 0 else (np.zeros(1), np.ones(1))
-        for d_i, d_k in enumerate(d_ks):
-            masses = _conditional_masses(model.target_mean(gamma, d_k) + tau * nodes, ms, y0, h, phi)
-            for t_i, T in enumerate(Ts):
-                out[d_i, t_i, g_i] = weights @ masses[T - 2]
+        else:
+            y0, phi = _phi_table(s, h)
+            tau = model.sigma_t * s / 2
+            nodes, weights = (z0, w0) if tau > 0 else (np.zeros(1), np.ones(1))
+            for d_i, d_k in enumerate(d_ks):
+                masses = _conditional_masses(model.target_mean(gamma, d_k) + tau * nodes, ms, y0, h, phi)
+                for t_i, T in enumerate(Ts):
+                    out[d_i, t_i, g_i] = weights @ masses[T - 2]
+        # every gamma counts, the chance point too: progress must reach its total
         if on_gamma is not None:
             on_gamma()
     return out
