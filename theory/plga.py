@@ -295,8 +295,9 @@ def frequency_structure_lemma(law: FrequencyLaw = rope_frequency) -> tuple[Fact,
         ("theta_j > 0", sp.Gt(law(j, dk, base), 0)),
         ("log(theta_j / theta_0) = -2 j log(base)/d_k <= 0", sp.Le(sp.factor_terms(sp.expand(log_decay)), 0)),
         (
-            "log(theta_{j+1}/theta_j) = -2 log(base)/d_k < 0 (strictly decreasing)",
-            sp.Lt(sp.factor_terms(sp.expand(log_ratio)), 0),
+            # the sign itself, not a bound: "< 0" weakened to "< 1" would still hold and prove nothing
+            "log(theta_{j+1}/theta_j) = -2 log(base)/d_k has sign -1 (strictly decreasing)",
+            sp.Eq(sp.sign(sp.factor_terms(sp.expand(log_ratio))), -1),
         ),
         ("theta_0 < pi", sp.Lt(theta0, sp.pi)),
     )
@@ -304,13 +305,15 @@ def frequency_structure_lemma(law: FrequencyLaw = rope_frequency) -> tuple[Fact,
 
 @cache
 def sine_positive_lemma() -> tuple[Fact, ...]:
-    """sin > 0 on (0, pi) (SymPy solveset), and cos a - cos b = -2 sin((a+b)/2) sin((a-b)/2): hence cos is
-    strictly decreasing on [0, pi], so distinct angles in (0, pi) have distinct cosines and nonzero sines."""
+    """sin > 0 on (0, pi) (SymPy solveset: on [0, pi], sin x <= 0 exactly at the ends), and
+    cos a - cos b = -2 sin((a+b)/2) sin((a-b)/2): hence cos is strictly decreasing
+    on [0, pi], so distinct angles in (0, pi) have distinct cosines and nonzero sines."""
     x, a, b = sp.symbols("x a b", real=True)
     return (
         (
-            "{x in (0, pi) : sin x <= 0} is empty",
-            sp.Eq(sp.solveset(sp.sin(x) <= 0, x, sp.Interval.open(0, sp.pi)), sp.S.EmptySet),
+            # on the closed interval, so that a strict "sin x < 0" (empty everywhere on [0, pi]) cannot pass
+            "{x in [0, pi] : sin x <= 0} = {0, pi}, so sin > 0 on (0, pi)",
+            sp.Eq(sp.solveset(sp.sin(x) <= 0, x, sp.Interval(0, sp.pi)), sp.FiniteSet(0, sp.pi)),
         ),
         (
             "cos a - cos b = -2 sin((a+b)/2) sin((a-b)/2)",
@@ -336,14 +339,14 @@ def commutant_block_lemma() -> tuple[Fact, ...]:
 
     block = DomainMatrix.from_Matrix(block_commutator(ca, sa, cb, sb))
     det = sp.expand(block.domain.to_sympy(block.det()))  # exact polynomial determinant
-    det_on_circle = sp.expand(det.subs({sa**2: 1 - ca**2, sb**2: 1 - cb**2}))
+    det_on_circle = sp.expand(det.subs({sa**2: 1 - ca**2, sb**2: 1 - cb**2}))  # subs also rewrites s^4 = (s^2)^2
     c, s = sp.symbols("c s", real=True)
     K = sp.Matrix([[0, -1, -1, 0], [1, 0, 0, -1], [1, 0, 0, -1], [0, 1, 1, 0]])
     vec_I, vec_J = sp.Matrix([1, 0, 0, 1]), sp.Matrix([0, 1, -1, 0])
     return (
         (
             "det(I (x) R_a - R_b^T (x) I) = 4 (cos a - cos b)^2 on the unit circle",
-            sp.expand(det_on_circle.subs({sa**4: (1 - ca**2) ** 2, sb**4: (1 - cb**2) ** 2}) - 4 * (ca - cb) ** 2),
+            sp.expand(det_on_circle - 4 * (ca - cb) ** 2),
         ),
         ("diagonal block: I (x) R - R^T (x) I = sin(theta) K", block_commutator(c, s, c, s) - s * K),
         ("rank K = 2", sp.Eq(K.rank(), 2)),
@@ -359,11 +362,16 @@ def commutant_dimension_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
     nonzero); the sum is d_k, and d_k^2 - d_k = 4032 at d_k = 64."""
     a = sp.Symbol("a", integer=True, positive=True)
     h = sp.Symbol("h", integer=True, positive=True)
-    dim = sp.Sum(2, (a, 1, h)).doit() + sp.Sum(0, (a, 1, h * (h - 1))).doit()
+    diagonal, off_diagonal = h, h * (h - 1)  # ordered plane pairs (a, a) and (a, b), a != b
+    dim = sp.Sum(2, (a, 1, diagonal)).doit() + sp.Sum(0, (a, 1, off_diagonal)).doit()
     return [
         *frequency_structure_lemma(law),
         *sine_positive_lemma(),
         *commutant_block_lemma(),
+        (
+            "the blocks are the (d_k/2)^2 plane pairs: d_k/2 diagonal + (d_k/2)(d_k/2 - 1) off-diagonal",
+            sp.expand(diagonal + off_diagonal - h**2),
+        ),
         ("dim = sum over the d_k/2 diagonal blocks of 2 + sum over off-diagonal blocks of 0 = d_k", dim - 2 * h),
         ("codimension d_k^2 - d_k = 4032 at d_k = 64", sp.Eq(((2 * h) ** 2 - dim).subs(h, 32), 4032)),
     ]
@@ -380,12 +388,13 @@ def nonresonance_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
     ta, tb, pi, top = z3.Reals("theta_a theta_b pi theta_0")
     bound = 1  # theta_0 <= bound, decided below for the law and assumed by the z3 step: one number for both
     hyps = (0 < tb, tb < ta, ta <= top, top <= bound, pi > 3)
-    claim = z3.And(2 * ta > 0, 2 * ta < 2 * pi, ta - tb > 0, ta - tb < 2 * pi, ta + tb > 0, ta + tb < 2 * pi)
+    # Claim A's three frequencies, written once: the claim, the nonresonance and the resonances all use them
+    combos = (2 * ta, ta - tb, ta + tb)
+    claim = z3.And(*(z3.And(f > 0, f < 2 * pi) for f in combos))
     n = z3.Int("n")
-    nonresonant = z3.ForAll([n], z3.And(2 * ta != 2 * pi * n, ta - tb != 2 * pi * n, ta + tb != 2 * pi * n))
+    nonresonant = z3.ForAll([n], z3.And(*(f != 2 * pi * n for f in combos)))
     # the statement is not weaker than Claim A: each of the three resonances falsifies it
-    resonances = (2 * ta == 2 * pi, ta - tb == 2 * pi, ta + tb == 2 * pi)
-    rejects = [z3_valid(z3.Not(nonresonant), (pi > 3, r), f"{r} falsifies it") for r in resonances]
+    rejects = [z3_valid(z3.Not(nonresonant), (pi > 3, f == 2 * pi), f"{f} = 2 pi falsifies it") for f in combos]
     # E11: Prop 4.1's form (theta_a != +-theta_b mod 2 pi, theta_a != 0 mod pi) is Lemma 5.9's form
     # (2 theta_a, theta_a -+ theta_b not in 2 pi Z): the only non-identical clause is 2 theta = 2 pi n <=> theta = pi n
     same_forms = z3_valid(
@@ -401,6 +410,10 @@ def nonresonance_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
         (
             "those hypotheses admit theta_a = theta_0 = 1 (the top frequency at its bound) with pi = 22/7",
             z3_admits(hyps, (ta == 1, top == 1, tb == z3.RealVal("0.5"), pi == z3.RealVal("22/7")), "theta_a = theta_0 = 1"),
+        ),
+        (
+            "the three frequencies are distinct under those hypotheses (none listed twice)",
+            z3_valid(z3.Distinct(*combos), hyps, "distinct"),
         ),
         (
             "... and a number in (0, 2 pi) is no multiple of 2 pi: 2 theta_a, theta_a -+ theta_b not in 2 pi Z",
@@ -697,6 +710,7 @@ def scale_covariance_lemma(f: Callable[[sp.Expr, sp.Expr, sp.Expr], sp.Expr]) ->
             "covariance forces f(1) (g(lambda) g(mu) - g(lambda mu)) = 0",
             sp.expand(cauchy - F1 * (gf(lam) * gf(mu) - gf(lam * mu))),
         ),
+        ("f(1) != 0 (f > 0), so the factor cancels: g(lambda mu) = g(lambda) g(mu)", sp.Ne(F1, 0)),
         (
             "d/dmu at mu = 1: lambda g'(lambda) = g'(1) g(lambda), i.e. lambda g' = p g with p = g'(1)",
             sp.simplify((at_one - euler).doit()),
@@ -836,6 +850,7 @@ def positivity_obstruction_lemma(floor_exponent: int = 2) -> list[Fact]:
     a, e = z3.Reals("a e")
     e_val = z3.RealVal(str(floor))
     floored = (a >= e, e == e_val)
+    floor_sq = floor**floor_exponent  # the diagonal floor of N = A o A, eps^2: one value for every fact below
     return [
         ("k! > 0", sp.Gt(sp.factorial(kk), 0)),
         ("tr e^N - d - tr N = lim_K sum_{k=1}^K tr N^{k+1}/(k+1)!, every partial sum >= 0", sp.Ge(sp.Sum(term[k], (k, 1, K)), 0)),
@@ -844,8 +859,8 @@ def positivity_obstruction_lemma(floor_exponent: int = 2) -> list[Fact]:
             z3_valid(a * a >= e**floor_exponent, floored, "a >= eps => a^2 >= floor"),
         ),
         ("the hypotheses admit A_ii = eps (the floor itself)", z3_admits(floored, (a == e_val,), "a = eps")),
-        (f"d_k eps^2 = 6.4e-17 at d_k = {dk}", sp.Eq(dk * floor**2, sp.Rational(64, 10**18))),
-        ("1 + eps^2 > 1, so log(1 + eps^2) > 0", sp.Gt(1 + floor**2, 1)),
+        (f"d_k eps^2 = 6.4e-17 at d_k = {dk}", sp.Eq(dk * floor_sq, sp.Rational(64, 10**18))),
+        ("1 + eps^2 > 1, so log(1 + eps^2) > 0", sp.Gt(1 + floor_sq, 1)),
     ]
 
 
