@@ -60,6 +60,7 @@ _GUARDS = (
     "tests/test_fresh3_mutation_guards.py",
     "tests/test_random_mutation_guards.py",
     "tests/test_scan_mutation_guards.py",
+    "tests/test_random4_mutation_guards.py",
 )
 #: the fast test files run against a mutant that no certificate caught
 TESTS = {

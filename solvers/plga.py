@@ -85,7 +85,7 @@ class PLGAHead:
     phi: MetricLearner
 
     @classmethod
-    def random(cls, seed: int, dk: int = 16) -> PLGAHead:
+    def random(cls, seed: int, dk: int) -> PLGAHead:
         rng = np.random.default_rng(seed)
         z = np.zeros((dk, dk))
         return cls(

@@ -3,6 +3,7 @@
 import math
 
 import numpy as np
+import pytest
 import sympy as sp
 import z3
 
@@ -73,6 +74,8 @@ def test_general_git_form_agrees_with_the_listed_form_at_d_3():
 def test_gllm_reference_models_hand_values():
     """solvers.gllm_models against hand values (gllm.md §1.1, §1.4: Eq. 7, M_{q,lambda}, GeGLU, FFN_ell)."""
     np.testing.assert_allclose(gm.softmax_rows(np.zeros((2, 2)), causal=True), [[1, 0], [0.5, 0.5]], rtol=1e-15)
+    with pytest.raises(ValueError, match="square"):  # Eq. 7's mask is n x n: a 2 x 3 score matrix has no reading
+        gm.softmax_rows(np.zeros((2, 3)), causal=False)
     q = np.array([[0.0, 0, 0, 0], [4.0, 0, 0, 0]])
     k = np.array([[0.0, 0, 0, 0], [1.0, 0, 0, 0]])
     out = gm.attention(q, k, np.array([[1.0], [0.0]]))  # scores of row 1: (0, 4 / sqrt(4)) = (0, 2)
@@ -81,6 +84,10 @@ def test_gllm_reference_models_hand_values():
     gelu_one = 0.5 * (1 + math.tanh(math.sqrt(2 / math.pi) * 1.044715))
     assert math.isclose(float(gm.gelu(np.array(1.0))), gelu_one, rel_tol=1e-15)
     assert math.isclose(gelu_one, 0.8411920, abs_tol=1e-7)
+    # at x = 1 every power of x is 1 (x^3 = x^-3): the cubic term needs a second point, x = 2
+    gelu_two = 0.5 * 2 * (1 + math.tanh(math.sqrt(2 / math.pi) * (2 + 0.044715 * 8)))
+    assert math.isclose(float(gm.gelu(np.array(2.0))), gelu_two, rel_tol=1e-15)
+    assert math.isclose(gelu_two, 2 * 0.5 * (1 + math.erf(2 / math.sqrt(2))), abs_tol=1e-3)  # the tanh form approximates x Phi(x)
     one = np.array([[1.0]])
     np.testing.assert_allclose(gm.geglu(one, one, 2 * one, 3 * one), [[6 * gelu_one]], rtol=1e-15)
     e1 = np.array([[1.0], [0.0]])

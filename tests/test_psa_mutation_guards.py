@@ -45,9 +45,10 @@ def test_float_operators_are_the_stated_block_matrices():
     np.testing.assert_array_equal(shear, np.block([[eye, 0.5 * eye], [0 * eye, eye]]))
     j = backend.to_numpy(ops.symplectic_matrix(backend, 3))
     np.testing.assert_array_equal(j, np.block([[0 * eye, eye], [-eye, 0 * eye]]))
-    a, b = np.arange(4.0).reshape(2, 2), 10 + np.arange(9.0).reshape(3, 3)
+    # rectangular blocks, so that no zero block can take its shape from the wrong side
+    a, b = np.arange(6.0).reshape(2, 3), 10 + np.arange(12.0).reshape(4, 3)
     diag = backend.to_numpy(ops.block_diag(backend, backend.asarray(a), backend.asarray(b)))
-    np.testing.assert_array_equal(diag, np.block([[a, np.zeros((2, 3))], [np.zeros((3, 2)), b]]))
+    np.testing.assert_array_equal(diag, np.block([[a, np.zeros((2, 3))], [np.zeros((4, 3)), b]]))
     kron = backend.to_numpy(ops.kron_block(backend, [[1.0, 2.0], [3.0, 4.0]], 3))
     np.testing.assert_array_equal(kron, np.kron(np.array([[1.0, 2.0], [3.0, 4.0]]), eye))
 
@@ -82,6 +83,7 @@ def test_induction_task_places_the_earlier_query_before_its_target():
     assert (tokens[np.arange(len(p)), p] == query).all()
     assert set(p.tolist()) == set(range(T - 2))
     assert ((0 <= tokens) & (tokens < vocab)).all()
+    assert set(query.tolist()) == set(range(vocab))  # the query is uniform over the whole vocabulary, token 0 too
 
 
 def test_bilinear_induction_scores_match_sheared_keys_explicitly():
