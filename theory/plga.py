@@ -417,7 +417,7 @@ def nonresonance_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
         ),
         (
             "... and a number in (0, 2 pi) is no multiple of 2 pi: 2 theta_a, theta_a -+ theta_b not in 2 pi Z",
-            z3_valid(z3.Implies(claim, nonresonant), (pi > 3,), "(0, 2 pi) excludes 2 pi Z"),
+            z3_valid(z3.Implies(claim, nonresonant), (), "(0, 2 pi) excludes 2 pi Z, whatever pi"),
         ),
         (
             "that statement is Claim A itself: 2 theta_a, theta_a - theta_b or theta_a + theta_b in 2 pi Z falsifies it",
@@ -799,7 +799,7 @@ def row_factorisation_lemma(shared: bool = True) -> list[Fact]:
 # --- Prop 5.2 (ii) ------------------------------------------------------------------------
 def order_parameter_lemma(piecewise: bool = True) -> list[Fact]:
     """Prop 5.2 (ii) with the piecewise convention m = 0 when the numerator vanishes: for norms
-    n_1, n_2 >= 0 and a difference norm 0 <= delta <= n_1 + n_2 (triangle inequality), m = 0 iff
+    n_1, n_2 >= 0 and a difference norm |n_1 - n_2| <= delta <= n_1 + n_2 (triangle inequalities), m = 0 iff
     delta = 0 (z3 over the reals); so m = 0 over all pairs iff T is exactly input-invariant. Without the
     piecewise convention (``piecewise`` False) the 0/0 case leaves m undetermined and the equivalence fails."""
     import z3
@@ -807,12 +807,18 @@ def order_parameter_lemma(piecewise: bool = True) -> list[Fact]:
     n1, n2, delta, m = z3.Reals("n1 n2 delta m")
     ratio = m * (n1 + n2) / 2 == delta
     definition = z3.If(delta == 0, m == 0, ratio) if piecewise else ratio
-    hyps = (n1 >= 0, n2 >= 0, delta >= 0, delta <= n1 + n2, definition)
-    # both ends of the triangle inequality stay inside the hypotheses: D constant, and delta = n_1 + n_2
+    # both triangle inequalities of norms: |n_1 - n_2| <= delta <= n_1 + n_2 (delta = 0 forces n_1 = n_2)
+    hyps = (n1 >= 0, n2 >= 0, delta >= n1 - n2, delta >= n2 - n1, delta <= n1 + n2, definition)
+    # every end of the triangle inequalities stays inside the hypotheses: D constant, delta = n_1 + n_2,
+    # and delta = |n_1 - n_2|
     return [
         ("m = 0 iff the numerator |D(x1) - D(x2)| vanishes", z3_valid((m == 0) == (delta == 0), hyps, "m = 0 <=> delta = 0")),
         ("the hypotheses admit delta = 0", z3_admits(hyps, (n1 == 0, n2 == 0, delta == 0, m == 0), "D constant")),
         ("the hypotheses admit delta = n_1 + n_2 (m = 2)", z3_admits(hyps, (n1 == 1, n2 == 1, delta == 2, m == 2), "equality")),
+        (
+            "the hypotheses admit delta = |n_1 - n_2| (m = 2/3 at n_1 = 2, n_2 = 1)",
+            z3_admits(hyps, (n1 == 2, n2 == 1, delta == 1, m * 3 == 2), "reverse equality"),
+        ),
     ]
 
 
@@ -888,8 +894,10 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
     monotone = (a >= 0, a <= U, z3.Or(u == a, u == -a), sa >= z3.RealVal("0.5"), sa < 1, sU >= sa, sU < 1, a * sa <= U * sU)
     sign = z3.If(u >= 0, sg == sa, sg == 1 - sa)
     hyps = (U > 0, *monotone, sign)
-    # u = 0 (a = 0) must stay inside the hypotheses: the envelopes hold on the whole |u| <= U
+    # u = 0 (a = 0) and u = U (a = U, s(|u|) = s(U)) must stay inside the hypotheses: the envelopes hold
+    # on the whole |u| <= U, both ends included
     at_zero = (U == 1, u == 0, a == 0, sa == z3.RealVal("0.5"), sg == z3.RealVal("0.5"), sU == z3.RealVal("0.75"))
+    at_edge = (U == 1, u == 1, a == 1, sa == z3.RealVal("0.75"), sg == z3.RealVal("0.75"), sU == z3.RealVal("0.75"))
     d_isw = 2 * u * sg + u * u * sg * (1 - sg)
     d_silu = sg + u * sg * (1 - sg)
     q = z3.RealVal(str(quadratic))
@@ -908,6 +916,7 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
             z3_valid(z3_abs_at_most(d_silu, sU + U / 4), hyps, "silu' envelope"),
         ),
         ("the hypotheses admit u = 0 (no point of |u| <= U excluded)", z3_admits(hyps, at_zero, "u = 0, U = 1")),
+        ("the hypotheses admit u = U (the edge of |u| <= U)", z3_admits(hyps, at_edge, "u = U = 1")),
     ]
 
 
@@ -946,6 +955,11 @@ def layer_norm_proxy_lemma(constant: sp.Expr = _HALF) -> list[Fact]:
         ("sqrt((1+x)/(1+x/S^2)) <= sqrt(1+x)", z3_valid(z <= y, hyps, "z <= y")),
         (f"sqrt(1+x) - 1 <= {constant} x", z3_valid(y - 1 <= z3.RealVal(str(constant)) * X, hyps, "y - 1 <= c x")),
         ("the hypotheses admit x = 0 with S = 1", z3_admits(hyps, (X == 0, S == 1, y == 1, z == 1), "x = 0, S = 1")),
+        # a point with S != 1, where z^2 = (1 + x)/(1 + x/S^2) pins the S-dependence of z's equation
+        (
+            "the hypotheses admit x = 3, S = 2 (z^2 = 16/7)",
+            z3_admits(hyps, (X == 3, S == 2, y == 2, 7 * z * z == 16), "x = 3, S = 2"),
+        ),
         ("first-order coefficient (1 - S^{-2})/2", sp.simplify(series - (1 - Ss**-2) * xs / 2)),
     ]
 
