@@ -446,9 +446,9 @@ def order_parameter(ctx: Context, *, piecewise) -> Evidence:
     cross = CrossCheck("solvers.plga.order_parameter: m(T, T) = 0, m(0, 0) = 0, m(T, T') > 0", 3, error, 0.0, "numpy")
     return all_exact(
         th.order_parameter_lemma(piecewise),
-        proved="m = 0 iff |D(x1) - D(x2)| = 0, for all norms (triangle inequality), so m = 0 on all pairs iff invariant",
+        proved="m = 0 iff |D(x1) - D(x2)| = 0, for all norms (both triangle inequalities), so m = 0 on all pairs iff invariant",
         scope=Scope.GENERAL,
-        assumptions=("rms norms are norms (nonnegative, triangle inequality)",),
+        assumptions=("rms norms are norms (nonnegative; |n_1 - n_2| <= |D(x1) - D(x2)| <= n_1 + n_2)",),
         cross_check=cross,
     )
 
