@@ -2,6 +2,8 @@
 evidence computed once per test process."""
 
 import os
+import socket
+import threading
 
 # pytest-xdist workers already share the cores: a BLAS thread pool per worker only oversubscribes them
 # (small L-BFGS-B solves ran 10x slower). Set before numpy is first imported; a user's setting wins.
@@ -38,3 +40,36 @@ def certificate_param(cert: Certificate):
 @pytest.fixture(scope="session")
 def ctx() -> Context:
     return Context()
+
+
+@pytest.fixture
+def greeting_peer():
+    """A local TCP peer that answers every connection with fixed bytes, a stand-in for a service that is
+    no dask scheduler. ``start(greeting, hang_up=...)`` returns its tcp:// address and the list of the
+    connections it accepted; listeners and connections are closed when the test ends."""
+    listeners: list[socket.socket] = []
+    accepted: list[socket.socket] = []
+
+    def start(greeting: bytes, *, hang_up: bool = False) -> tuple[str, list[socket.socket]]:
+        listener = socket.create_server(("127.0.0.1", 0))
+        listeners.append(listener)
+        connections: list[socket.socket] = []
+
+        def greet() -> None:
+            while True:
+                try:
+                    conn, _ = listener.accept()
+                except OSError:  # the listener was closed
+                    return
+                connections.append(conn)
+                accepted.append(conn)
+                conn.sendall(greeting)
+                if hang_up:
+                    conn.close()
+
+        threading.Thread(target=greet, daemon=True).start()
+        return f"tcp://127.0.0.1:{listener.getsockname()[1]}", connections
+
+    yield start
+    for item in (*listeners, *accepted):
+        item.close()

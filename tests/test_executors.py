@@ -52,31 +52,10 @@ def test_unreachable_scheduler_is_one_line_within_10_s(address, capsys):
 
 
 @pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="dask.distributed is not installed")
-def test_a_peer_that_speaks_another_protocol_is_refused_before_any_dask_connection(capsys):
+def test_a_peer_that_speaks_another_protocol_is_refused_before_any_dask_connection(capsys, greeting_peer):
     """issue 9 §5: a foreign service (here one greeting like an SSH server) is told apart by the
     dask handshake's length header on the first plain connection: no dask client connects."""
-    import socket
-    import threading
-
-    listener = socket.create_server(("127.0.0.1", 0))
-    connections = []
-
-    def greet() -> None:
-        while True:
-            try:
-                conn, _ = listener.accept()
-            except OSError:  # the listener was closed
-                return
-            connections.append(conn)
-            conn.sendall(b"SSH-2.0-OpenSSH_9.6\r\n")
-
-    threading.Thread(target=greet, daemon=True).start()
-    address = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
-    try:
-        assert main(["phase", "--executor", "dask", "--scheduler", address, "--trials", "10", "--seeds", "1"]) == 2
-    finally:
-        listener.close()
-        for conn in connections:
-            conn.close()
+    address, connections = greeting_peer(b"SSH-2.0-OpenSSH_9.6\r\n")
+    assert main(["phase", "--executor", "dask", "--scheduler", address, "--trials", "10", "--seeds", "1"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--scheduler" in err and len(connections) == 1

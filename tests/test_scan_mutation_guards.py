@@ -80,32 +80,14 @@ def test_local_executor_runs_tasks_in_parallel_by_default(monkeypatch):
 
 
 @pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="dask.distributed is not installed")
-def test_a_peer_with_a_short_greeting_is_not_a_dask_scheduler():
+def test_a_peer_with_a_short_greeting_is_not_a_dask_scheduler(greeting_peer):
     """A dask handshake starts with an 8-byte length: a peer that sends fewer bytes and closes is refused on
     that count alone, before any dask client is made, even when the bytes it sent read as a small length."""
-    import socket
-
     from attncert.solvers.sweep import DaskExecutor, ExecutorUnavailable
 
-    listener = socket.create_server(("127.0.0.1", 0))
-    connections = []
-
-    def greet() -> None:
-        while True:
-            try:
-                conn, _ = listener.accept()
-            except OSError:
-                return
-            connections.append(conn)
-            conn.sendall(b"\x10\x00")
-            conn.close()
-
-    threading.Thread(target=greet, daemon=True).start()
-    try:
-        with pytest.raises(ExecutorUnavailable, match="is not a dask scheduler"):
-            DaskExecutor(f"tcp://127.0.0.1:{listener.getsockname()[1]}").check()
-    finally:
-        listener.close()
+    address, connections = greeting_peer(b"\x10\x00", hang_up=True)
+    with pytest.raises(ExecutorUnavailable, match="is not a dask scheduler"):
+        DaskExecutor(address).check()
     assert len(connections) == 1
 
 
