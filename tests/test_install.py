@@ -116,6 +116,34 @@ def test_cli_choices_mirror_the_engines():
     assert cli.SIGMA_T_DEFAULT == SIGMA_T_DEFAULT
 
 
+#: imported only where a user asked for them (a GPU backend, a dask scheduler, a figure), each behind
+#: a message that names what to install: not base dependencies
+OPTIONAL_IMPORTS = {"torch", "cupy", "dask", "matplotlib"}
+#: import name -> distribution name, where they differ
+DISTRIBUTIONS = {"z3": "z3-solver", "array_api_compat": "array-api-compat"}
+
+
+def test_every_import_of_the_package_is_a_base_dependency():
+    """`pip install -e . && attncert verify` (the README's first command) installs only the base
+    dependencies: every third-party module that theory/, solvers/ or certificates/ imports must be one
+    of them, or optional on purpose. (z3, used by the exact certificates, was once only a test extra.)"""
+    import ast
+
+    base = {re.split(r"[\[<>=!~; ]", req, maxsplit=1)[0].lower() for req in PYPROJECT["project"]["dependencies"]}
+    imported: dict[str, str] = {}
+    for folder in ("theory", "solvers", "certificates"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+                if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    names = [node.module]
+                for name in names:
+                    imported.setdefault(name.split(".")[0], str(path.relative_to(ROOT)))
+    third_party = {m: where for m, where in imported.items() if m not in sys.stdlib_module_names and m != "attncert"}
+    missing = {m: where for m, where in third_party.items() if m not in OPTIONAL_IMPORTS and DISTRIBUTIONS.get(m, m) not in base}
+    assert not missing, f"imported but not in [project] dependencies: {missing}"
+
+
 def test_test_extra_pulls_no_gpu_wheels():
     for extra, requirements in PYPROJECT["project"]["optional-dependencies"].items():
         for req in requirements:
