@@ -116,6 +116,11 @@ def test_cli_choices_mirror_the_engines():
     assert cli.SIGMA_T_DEFAULT == SIGMA_T_DEFAULT
 
 
+def _requirement_name(requirement: str) -> str:
+    """The distribution name of a PEP 508 requirement ("dask[distributed]>=2024.1" -> "dask"), lower case."""
+    return re.split(r"[\[<>=!~; ]", requirement, maxsplit=1)[0].lower()
+
+
 #: imported only where a user asked for them (a GPU backend, a dask scheduler, a figure), each behind
 #: a message that names what to install: not base dependencies
 OPTIONAL_IMPORTS = {"torch", "cupy", "dask", "matplotlib"}
@@ -129,7 +134,7 @@ def test_every_import_of_the_package_is_a_base_dependency():
     of them, or optional on purpose. (z3, used by the exact certificates, was once only a test extra.)"""
     import ast
 
-    base = {re.split(r"[\[<>=!~; ]", req, maxsplit=1)[0].lower() for req in PYPROJECT["project"]["dependencies"]}
+    base = {_requirement_name(req) for req in PYPROJECT["project"]["dependencies"]}
     imported: dict[str, str] = {}
     for folder in ("theory", "solvers", "certificates"):
         for path in sorted((ROOT / folder).rglob("*.py")):
@@ -147,7 +152,7 @@ def test_every_import_of_the_package_is_a_base_dependency():
 def test_test_extra_pulls_no_gpu_wheels():
     for extra, requirements in PYPROJECT["project"]["optional-dependencies"].items():
         for req in requirements:
-            name = re.split(r"[\[<>=!~; ]", req, maxsplit=1)[0].lower()
+            name = _requirement_name(req)
             assert name not in {"torch", "cupy", "triton", "jax", "jaxlib"} and not name.startswith(("nvidia-", "cupy-")), (
                 f"extra {extra!r} requires {req!r}: on a machine with a CUDA driver that pulls GPU wheels"
             )
