@@ -396,7 +396,7 @@ def solve_regularized(
         lt,
         u / 2,
         np.flatnonzero(u < 1e-9),
-        np.array([], dtype=int),
+        np.array([], dtype=int) if clip is None else np.flatnonzero(u > 2 * math.log(clip) - 1e-9),
         unique=True if nu > 0 else None,  # strictly convex with the penalty; without it a segment is possible
         solver="L-BFGS-B (Cor 4)",
         diagnostics={"objective": float(res.fun)},

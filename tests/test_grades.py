@@ -174,6 +174,19 @@ def test_grades_cli_writes_json_and_cross_checks(tmp_path, capsys):
     assert "token gain" in capsys.readouterr().out
 
 
+def test_grades_cli_regularized_clipped_reports_the_clipped_levels(tmp_path):
+    """Cor 4 with a clip (mode regularized_clipped, nu_mag 1e-6): the optimum is the clipped one to 3e-3
+    and its two top levels sit at g = C, which the report's active sets must say (they once read 1 / 3 / 0)."""
+    profile = json.loads((EXAMPLES / "table3_nu05_mu02.json").read_text())
+    profile["selection"] |= {"mode": "regularized_clipped", "nu_mag": 1e-6}
+    path, out = tmp_path / "reg.json", tmp_path / "report.json"
+    path.write_text(json.dumps(profile))
+    assert main(["grades", str(path), "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["active_sets"] == {"lo": [0], "hi": [2, 3]}
+    assert data["lambda_star_c"] == pytest.approx(0.42361, rel=3e-3)
+
+
 def test_grades_cli_overrides_and_table3(capsys):
     assert main(["grades", str(EXAMPLES / "table3_nu05_mu02.json"), "--C", "4"]) == 0
     assert "3.43" in capsys.readouterr().out  # gllm.md §3.6: gain 3.439x at C = 4
