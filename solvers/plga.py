@@ -122,7 +122,10 @@ def order_parameter(t1: np.ndarray, t2: np.ndarray) -> float:
 
 
 def causal_softmax(scores: np.ndarray) -> np.ndarray:
-    """Row-wise softmax over the allowed set j <= i, exact zeros above the diagonal."""
+    """Row-wise softmax over the allowed set j <= i, exact zeros above the diagonal, of square S x S
+    self-attention scores."""
+    if scores.ndim != 2 or scores.shape[0] != scores.shape[1]:
+        raise ValueError(f"scores must be a square S x S matrix (causal self-attention), got shape {scores.shape}")
     S = scores.shape[0]
     mask = np.tril(np.ones((S, S), dtype=bool))
     z = np.where(mask, scores, -np.inf)
@@ -209,7 +212,11 @@ class PLDRDecoder:
     dk: int
 
     @classmethod
-    def random(cls, seed: int, vocab: int = 40, heads: int = 2, dk: int = 8, n_layers: int = 2, d_ff: int = 32) -> PLDRDecoder:
+    def random(
+        cls, seed: int, *, vocab: int, heads: int, dk: int, n_layers: int, d_ff: int, n_res: int, a_dff: int
+    ) -> PLDRDecoder:
+        """Random init at the stated sizes: ``n_res`` residual units of width ``a_dff`` in each layer's
+        metric learner (the paper's are 8 and 170; a small decoder for the certificates uses fewer)."""
         rng = np.random.default_rng(seed)
         d = heads * dk
         layers = []
@@ -224,7 +231,7 @@ class PLDRDecoder:
                     "bv": rng.normal(0, 0.02, d),
                     "wo": _xavier_uniform(rng, d, d),
                     "bo": np.zeros(d),
-                    "phi": MetricLearner.random(rng, dk, n_res=2, a_dff=24),
+                    "phi": MetricLearner.random(rng, dk, n_res=n_res, a_dff=a_dff),
                     "heads": [
                         PLGAHead(
                             _xavier_normal(rng, dk, dk),
