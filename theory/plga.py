@@ -826,17 +826,23 @@ def order_parameter_lemma(piecewise: bool = True) -> list[Fact]:
 def gradient_asymmetry_lemma() -> list[Fact]:
     """Thm 5.4 (iii): for L(theta) = ell(G(theta), theta) the chain rule gives dL/dtheta = (collapsed
     term d ell/d theta at fixed G) + <d ell/dG, dG/dtheta>; on the toy ell = (g - 1)^2 + theta^2,
-    G = theta^2 the extra term is 24 != 0 at theta = 2, so the gradients differ."""
+    G = theta^2, differentiated as a whole at theta = 2, dL/dtheta = 28 while the collapsed term is 4:
+    the extra term is 24 != 0, so the gradients differ."""
     theta, g, t2 = sp.symbols("theta g t2", real=True)
     ell, G = sp.Function("ell"), sp.Function("G")
     total = sp.diff(ell(G(theta), theta), theta)
     collapsed = sp.Subs(sp.Derivative(ell(G(theta), t2), t2), t2, theta)  # d ell / d theta at fixed G
     extra = sp.Derivative(ell(G(theta), theta), G(theta)) * sp.Derivative(G(theta), theta)
-    toy_ell = (g - 1) ** 2 + theta**2
-    toy_extra = (sp.diff(toy_ell, g) * sp.diff(theta**2, theta)).subs(g, theta**2)
+    toy_ell, toy_G = (g - 1) ** 2 + theta**2, theta**2
+    toy_total = sp.diff(toy_ell.subs(g, toy_G), theta).subs(theta, 2)  # L(theta) differentiated as a whole
+    toy_collapsed = sp.diff(toy_ell, theta).subs({g: toy_G}).subs(theta, 2)
+    toy_extra = (sp.diff(toy_ell, g) * sp.diff(toy_G, theta)).subs(g, toy_G).subs(theta, 2)
     return [
         ("dL/dtheta = collapsed term + <d ell/dG, dG/dtheta> (ell, G arbitrary differentiable)", total - collapsed - extra),
-        ("toy: the G-term is 24 at theta = 2 (nonzero)", sp.Eq(toy_extra.subs(theta, 2), 24)),
+        (
+            "toy at theta = 2: dL/dtheta = 28, the collapsed term 4, the G-term 24 (nonzero), 28 = 4 + 24",
+            sp.Eq(toy_total, 28) & sp.Eq(toy_collapsed, 4) & sp.Eq(toy_extra, 24),
+        ),
     ]
 
 
@@ -895,9 +901,10 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
     sign = z3.If(u >= 0, sg == sa, sg == 1 - sa)
     hyps = (U > 0, *monotone, sign)
     # u = 0 (a = 0) and u = U (a = U, s(|u|) = s(U)) must stay inside the hypotheses: the envelopes hold
-    # on the whole |u| <= U, both ends included
-    at_zero = (U == 1, u == 0, a == 0, sa == z3.RealVal("0.5"), sg == z3.RealVal("0.5"), sU == z3.RealVal("0.75"))
-    at_edge = (U == 1, u == 1, a == 1, sa == z3.RealVal("0.75"), sg == z3.RealVal("0.75"), sU == z3.RealVal("0.75"))
+    # on the whole |u| <= U, both ends included. Each witness states its end as relations (u == 0, u == U),
+    # then pins the rest with numbers, so no change of a number can move it off that end.
+    at_zero = (u == 0, a == 0, U == 1, sa == z3.RealVal("0.5"), sg == sa, sU == z3.RealVal("0.75"))
+    at_edge = (u == U, a == U, sU == sa, U == 1, sa == z3.RealVal("0.75"), sg == sa)
     d_isw = 2 * u * sg + u * u * sg * (1 - sg)
     d_silu = sg + u * sg * (1 - sg)
     q = z3.RealVal(str(quadratic))
@@ -995,7 +1002,7 @@ def contraction_consequences_lemma(with_lipschitz: bool = True) -> list[Fact]:
 
     a, b, c, e, dx, dy, K, L, c0, rows = z3.Reals("a b c e delta_x delta_y K L c0 rows")
     hyps = (K >= 0, L >= 0, dx >= 0, dy >= 0, e >= 0, a <= K * b, b <= dx + c + dy, c <= L * e)
-    bound = K * (dx + L * e + dy) if with_lipschitz else dx + L * e + dy
+    bound = (K if with_lipschitz else 1) * (dx + L * e + dy)  # the control drops only the factor Lip(phi)
     zero = tuple(v == 0 for v in (a, b, c, e, dx, dy, K, L))
     separation = (rows == a, a >= c0 * e)  # A_i = phi(r_i) and phi's lower Lipschitz bound
     return [
