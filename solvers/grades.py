@@ -337,7 +337,9 @@ def solve_cvxpy(
     cvxpy in its convex form in u = ln t: LSE(ln alpha - u) + LSE(ln tau + u) over 0 <= u <= 2 ln C
     (exponential cones; vectorised, so cvxpy has nothing to warn about). Zero alpha_j are left out
     of the first LSE; their u_j stay in the box, so the problem is the same as the exact solver's.
-    Warnings from cvxpy are returned in ``diagnostics["warnings"]``, not printed."""
+    Warnings from cvxpy are returned in ``diagnostics["warnings"]``, not printed. An interior-point
+    solution lies near the box faces, not on them, so it does not name the active sets: ``lo`` and ``hi``
+    are empty (``solve_clipped`` gives them exactly); this solver cross-checks the value."""
     import cvxpy as cp
 
     _, _, la, lt = _check_profiles(alpha, tau, clip, log_alpha, log_tau)
