@@ -128,3 +128,25 @@ def test_causal_softmax_refuses_scores_that_are_not_square(shape):
     unmasked softmax, which no causal reading gives."""
     with pytest.raises(ValueError, match="square"):
         causal_softmax(np.zeros(shape))
+
+
+@pytest.mark.parametrize(
+    ("alpha", "tau", "clip"),
+    [
+        ([0.4, 0.35, 0.25], [0.3, 0.3, 0.4], 2.0),
+        ([0.97, 0.02, 0.01], [0.01, 0.02, 0.97], 1.5),
+        ([0.1, 0.2, 0.3, 0.4], [0.4, 0.3, 0.2, 0.1], 3.0),
+    ],
+)
+def test_active_set_threshold_reproduces_the_grading(alpha, tau, clip):
+    """The same kind as the closed form above, a diagnostic nothing read: the exact solver's threshold k
+    (``diagnostics["log_k"]``) is the spec's k = sqrt(T_0 / A_0) over the reported active sets, and the KKT
+    form g_j^2 = clip(k sqrt(alpha_j / tau_j), 1, C^2) (gllm.md §1.9) gives back the grading coordinate by
+    coordinate."""
+    sol = grades.solve_clipped(alpha, tau, clip)
+    a, t = np.array(alpha) / sum(alpha), np.array(tau) / sum(tau)
+    a0 = a[sol.lo].sum() + a[sol.hi].sum() / clip**2
+    t0 = t[sol.lo].sum() + t[sol.hi].sum() * clip**2
+    assert math.exp(sol.diagnostics["log_k"]) == pytest.approx(math.sqrt(t0 / a0), rel=1e-12)
+    g_squared = np.clip(math.exp(sol.diagnostics["log_k"]) * np.sqrt(a / t), 1.0, clip**2)
+    np.testing.assert_allclose(sol.g, np.sqrt(g_squared), rtol=1e-12)
