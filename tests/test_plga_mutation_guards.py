@@ -13,12 +13,11 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
+from attncert.certificates.plga.head import DECODER_SIZE  # the certificates' decoder (vocab 40)
 from attncert.solvers import plga as sv
 from attncert.theory import plga as th
 
 RNG = np.random.default_rng(20260)
-#: a small decoder (vocab 40, so the token ids below are in range)
-DECODER = {"vocab": 40, "heads": 2, "dk": 8, "n_layers": 2, "d_ff": 32, "n_res": 2, "a_dff": 24}
 
 
 def _ln(x: np.ndarray, eps: float = 1e-6) -> np.ndarray:
@@ -137,7 +136,7 @@ def test_head_init_law():
 
 
 def test_decoder_init_scales():
-    model = sv.PLDRDecoder.random(7, **DECODER)
+    model = sv.PLDRDecoder.random(7, **DECODER_SIZE)
     biases = np.concatenate([layer[b] for layer in model.layers for b in ("bq", "bk", "bv")])
     assert 0.01 < biases.std() < 0.04  # the decoder's q, k, v biases are N(0, 0.02^2)
     assert all(len(layer["phi"].blocks) == 2 for layer in model.layers)
@@ -201,7 +200,7 @@ def test_head_attend_matches_a_direct_implementation_at_d_k_4():
 
 
 def test_decoder_matches_a_direct_implementation():
-    model = sv.PLDRDecoder.random(5, **DECODER)
+    model = sv.PLDRDecoder.random(5, **DECODER_SIZE)
     tokens = np.array([3, 17, 0, 39, 8, 8])
     np.testing.assert_allclose(model(tokens), _decoder(model, tokens), rtol=1e-8, atol=1e-12)
     np.testing.assert_allclose(model(tokens, causal=False), _decoder(model, tokens, causal=False), rtol=1e-8, atol=1e-12)
