@@ -150,3 +150,15 @@ def test_active_set_threshold_reproduces_the_grading(alpha, tau, clip):
     assert math.exp(sol.diagnostics["log_k"]) == pytest.approx(math.sqrt(t0 / a0), rel=1e-12)
     g_squared = np.clip(math.exp(sol.diagnostics["log_k"]) * np.sqrt(a / t), 1.0, clip**2)
     np.testing.assert_allclose(sol.g, np.sqrt(g_squared), rtol=1e-12)
+
+
+def test_cross_check_solvers_report_how_they_ended():
+    """The cross-check solvers' own diagnostics, which the grades report turns into notes: L-BFGS-B flags a
+    run cut by its time limit (its value is then only an upper bound on the exact optimum) and not a run that
+    finished; cvxpy reports an optimal status and no warnings on a well-posed profile."""
+    alpha, tau = [0.7, 0.2, 0.1], [0.1, 0.3, 0.6]
+    exact = grades.solve_clipped(alpha, tau, 2.0).value
+    cut = grades.solve_lbfgsb(alpha, tau, 2.0, time_limit_s=0.0)
+    assert cut.diagnostics["time_limited"] is True and cut.value >= exact * (1 - 1e-12)
+    assert grades.solve_lbfgsb(alpha, tau, 2.0).diagnostics["time_limited"] is False
+    assert grades.solve_cvxpy(alpha, tau, 2.0).diagnostics == {"status": "optimal", "warnings": []}
