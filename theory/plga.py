@@ -835,7 +835,7 @@ def gradient_asymmetry_lemma() -> list[Fact]:
     extra = sp.Derivative(ell(G(theta), theta), G(theta)) * sp.Derivative(G(theta), theta)
     toy_ell, toy_G = (g - 1) ** 2 + theta**2, theta**2
     toy_total = sp.diff(toy_ell.subs(g, toy_G), theta).subs(theta, 2)  # L(theta) differentiated as a whole
-    toy_collapsed = sp.diff(toy_ell, theta).subs({g: toy_G}).subs(theta, 2)
+    toy_collapsed = sp.diff(toy_ell, theta).subs(g, toy_G).subs(theta, 2)
     toy_extra = (sp.diff(toy_ell, g) * sp.diff(toy_G, theta)).subs(g, toy_G).subs(theta, 2)
     return [
         ("dL/dtheta = collapsed term + <d ell/dG, dG/dtheta> (ell, G arbitrary differentiable)", total - collapsed - extra),
