@@ -73,17 +73,13 @@ def certify_candidate(c: Candidate, p: Profiles, q_max: float) -> CandidateRepor
     log_value = gs.log_gain(la, lt, log_g)
     with np.errstate(over="ignore"):
         value = float(np.exp(log_value))
-    # the certificate uses both profiles on the simplex, so that it is gauge-invariant; it is
-    # evaluated along q / max|q| and scaled back, so that it cannot overflow before the end
-    diff = p.alpha - p.tau
-    scale = float(np.max(np.abs(q)))
-    unit = q / scale if scale > 0 else q
-    cert = scale * float(unit @ diff)
+    # on the simplex, centred and scaled (exactly 0 for a uniform grading, no overflow)
+    cert = float(gs.first_order_certificate(p.alpha, p.tau, q))
     if not math.isfinite(cert):
         raise ProfileError(f"{p.source}: candidate {c.name!r}: <q, alpha - tau> exceeds the double range")
     fraction = None
     if p.bootstrap_alpha is not None and p.bootstrap_alpha.shape[1] == q.size:
-        signs = np.sign((p.bootstrap_alpha - p.bootstrap_tau) @ unit)
+        signs = np.sign(gs.first_order_certificate(p.bootstrap_alpha, p.bootstrap_tau, q))
         fraction = float(np.mean(signs == np.sign(cert)))
     warning = None
     if cert > 0 and log_value >= -1e-12:
