@@ -85,8 +85,13 @@ def get_backend(name: str = "numpy") -> Backend:
     if name not in BACKENDS:
         raise BackendUnavailable(f"unknown backend {name!r}; choose one of {', '.join((*BACKENDS, 'auto'))}")
     if not _installed(name):
-        extra = {"torch": "torch", "cupy": "gpu"}[name]
-        raise BackendUnavailable(f"backend {name!r} is not installed; install it with: pip install 'attncert[{extra}]'")
+        # not extras of attncert (on a CUDA machine `pip install torch` pulls the GB-sized CUDA build):
+        # the README's commands, by hand
+        how = {
+            "torch": "pip install torch --index-url https://download.pytorch.org/whl/cpu (the CPU build)",
+            "cupy": "pip install cupy-cuda12x (on a machine with CUDA 12)",
+        }[name]
+        raise BackendUnavailable(f"backend {name!r} is not installed; install it with: {how}")
     import array_api_compat
 
     if name == "numpy":
