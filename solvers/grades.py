@@ -447,9 +447,11 @@ def kkt_residuals(
         if solution.unique:
             a0 = mpmath.fsum(a[j] for j in lo) + mpmath.fsum(a[j] for j in hi) / big
             t0 = mpmath.fsum(t[j] for j in lo) + big * mpmath.fsum(t[j] for j in hi)
-            if a0 > 0 and t0 > 0:
-                k = mpmath.sqrt(t0 / a0)
-                g2 = [mpmath.mpf(1) if j in lo else big if j in hi else k * mpmath.sqrt(a[j] / t[j]) for j in range(len(a))]
+            # a0, t0 > 0: tau > 0 and the canonical grading puts a coordinate on g = 1; if alpha
+            # vanished on both faces, scaling the interior up would lower Lambda, so no interior
+            # point would be optimal and alpha would vanish everywhere
+            k = mpmath.sqrt(t0 / a0)
+            g2 = [mpmath.mpf(1) if j in lo else big if j in hi else k * mpmath.sqrt(a[j] / t[j]) for j in range(len(a))]
         else:
             # the segment case: g_j^2 = w_j / min w, w_j = sqrt(alpha_j / tau_j)
             w = [mpmath.sqrt(a[j] / t[j]) for j in range(len(a))]
@@ -534,6 +536,12 @@ def epsilon_max(alpha: np.ndarray, tau: np.ndarray, v: np.ndarray, lam: float, *
     if first_order_certificate(alpha, tau, v) <= 0:
         return 0.0
     unit = v / scale
+    if np.all(unit[alpha > 0] == unit.max()):
+        # alpha lives where v is largest: Lambda(eps v) = A sum_k tau_k lam^(2 eps (v_k - max v)) falls
+        # from 1 along the whole ray. Decided here because log Lambda, a difference of two terms of
+        # order eps, loses its O(1) value to rounding near eps max|v| ln(lam) = 2^52 and would end the
+        # search there with a finite answer
+        return math.inf
     la, lt = log_profiles(alpha, tau)
 
     def f(s: float) -> float:

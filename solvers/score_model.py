@@ -97,7 +97,8 @@ def nested_logsumexp(xp: Any, x: Any, ms: Sequence[int]) -> dict[int, Any]:
         block = xp.sum(e[start:m], axis=0)
         partial = block if partial is None else partial + block
         start = m
-        logs = top + xp.log(partial)
+        with np.errstate(divide="ignore"):  # log 0 of an underflowed prefix, replaced just below
+            logs = top + xp.log(partial)
         underflow = partial <= 1e-290
         if bool(xp.any(underflow)):
             logs = xp.where(underflow, _logsumexp_columns(xp, x[:m]), logs)

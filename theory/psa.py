@@ -91,8 +91,6 @@ def _identity_coefficient(block: sp.Basic) -> sp.Expr:
         return sp.Mul(*(arg if not isinstance(arg, sp.MatrixExpr) else _identity_coefficient(arg) for arg in block.args))
     if isinstance(block, sp.MatPow):
         return _identity_coefficient(block.base) ** block.exp
-    if isinstance(block, sp.Transpose):
-        return _identity_coefficient(block.arg)
     raise ValueError(f"block {block} is not a scalar multiple of the identity")
 
 
