@@ -234,6 +234,7 @@ def rank_one_lemma(power_law: Callable[[sp.Expr, sp.Expr], sp.Expr]) -> list[Fac
     )
     target = sp.BlockMatrix([[Id, a_], [z.T, one + b_.T * a_]])
     dd = sp.Symbol("delta", integer=True, nonnegative=True)  # d = delta + 2 >= 2
+    chi = lam ** (dd + 1) * (lam - sv)  # lambda^{d-1} (lambda - s); the first fact below ties it to chi_A
     return [
         ("(A^2)_ij = s A_ij", square - s * A(i, j)),
         ("induction base: A^1 = power_law(s, 1) A", power_law(sv, 1) * A(i, j) - A(i, j)),
@@ -254,8 +255,9 @@ def rank_one_lemma(power_law: Callable[[sp.Expr, sp.Expr], sp.Expr]) -> list[Fac
             "chi_A(lambda) = lambda^d det(Id - u v^T / lambda) = lambda^d (1 - s/lambda) = lambda^{d-1}(lambda - s)",
             sp.expand(lam**d * (1 - sv / lam) - lam ** (d - 1) * (lam - sv)),
         ),
-        ("det A = (-1)^d chi_A(0) = 0 for d >= 2", sp.Eq((lam ** (dd + 1) * (lam - sv)).subs(lam, 0), 0)),
-        ("spectrum: lambda^{d-1} != 0 for lambda != 0 ...", sp.Ne(lam ** (dd + 1), 0)),
+        ("chi_A at d = delta + 2 is the product below", sp.expand((lam**d * (1 - sv / lam)).subs(d, dd + 2) - chi)),
+        ("det A = (-1)^d chi_A(0) = 0 for d >= 2", sp.Eq(chi.subs(lam, 0), 0)),
+        ("spectrum: lambda^{d-1} = chi_A / (lambda - s) != 0 for lambda != 0 ...", sp.Ne(sp.cancel(chi / (lam - sv)), 0)),
         (
             "... so chi_A(lambda) = 0 iff lambda (lambda - s) = 0 iff lambda in {0, s} (d >= 2)",
             sp.Eq(sp.solveset(sp.Symbol("mu") * (sp.Symbol("mu") - sv), sp.Symbol("mu"), sp.S.Complexes), sp.FiniteSet(0, sv)),
@@ -463,20 +465,21 @@ def notears_lemma(loops_are_cycles: bool = True) -> list[Fact]:
 
 # --- Prop 5.2 (iii) ----------------------------------------------------------------------
 def softmax_shift_lemma(shift: Callable[[sp.Expr, sp.Expr], sp.Expr]) -> list[Fact]:
-    """Prop 5.2 (iii), row level, for rows of symbolic length n: softmax(z') = softmax(z) if
-    z'_i = shift(z_i, c) with the common shift z_i + c ("if"); and softmax(z') = softmax(z) forces
-    z'_i - z_i = log sum e^{z'} - log sum e^{z}, the same for every i ("only if", by taking logs)."""
-    n = sp.Symbol("n", integer=True, positive=True)
+    """Prop 5.2 (iii), row level, for rows of any length (every step is termwise, for symbolic
+    indices i, j): softmax(z') = softmax(z) if z'_i = shift(z_i, c) with the common shift z_i + c
+    ("if"); and softmax(z') = softmax(z) forces z'_i - z_i = log sum e^{z'} - log sum e^{z}, the same
+    for every i ("only if", by taking logs)."""
     i, j = sp.symbols("i j", integer=True)
     z, zp = sp.IndexedBase("z", real=True), sp.IndexedBase("zp", real=True)
     c = sp.Symbol("c", real=True)
     Zpos = sp.Symbol("Z", positive=True)  # sum_j e^{z_j}
     Zppos = sp.Symbol("Zp", positive=True)  # sum_j e^{z'_j}
     shifted = sp.expand(sp.exp(shift(z[j], c)), power_exp=True)
-    log_p = sp.expand_log(sp.log(sp.exp(z[i]) / Zpos), force=True)
-    log_pp = sp.expand_log(sp.log(sp.exp(zp[i]) / Zppos), force=True)
+    # no force=True: the logs split because z is real and Z, Z' > 0, so the assumptions carry the proof
+    log_p = sp.expand_log(sp.log(sp.exp(z[i]) / Zpos))
+    log_pp = sp.expand_log(sp.log(sp.exp(zp[i]) / Zppos))
     return [
-        ("if: sum_j e^{z'_j} = e^c sum_j e^{z_j} termwise", sp.Sum(shifted - sp.exp(c) * sp.exp(z[j]), (j, 1, n))),
+        ("if: e^{z'_j} = e^c e^{z_j} for every j, so sum_j e^{z'_j} = e^c sum_j e^{z_j}", shifted - sp.exp(c) * sp.exp(z[j])),
         (
             "if: e^{z'_i} / (e^c sum_j e^{z_j}) = e^{z_i} / sum_j e^{z_j}",
             shifted.subs(j, i) / (sp.exp(c) * Zpos) - sp.exp(z[i]) / Zpos,

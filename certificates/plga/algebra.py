@@ -366,7 +366,10 @@ def softmax_shift(ctx: Context, *, shift) -> Evidence:
         th.softmax_shift_lemma(shift),
         proved="softmax(z + c 1) = softmax(z), and equal softmax rows differ by log Z' - log Z in every entry",
         scope=Scope.GENERAL,
-        assumptions=("row length n symbolic, entries real", "the masked case applies this on the allowed set"),
+        assumptions=(
+            "any row length: every step is termwise in symbolic indices; entries real",
+            "the masked case applies this on the allowed set",
+        ),
     )
 
 
