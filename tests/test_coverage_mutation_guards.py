@@ -86,6 +86,8 @@ def test_epsilon_max_at_the_ends_of_the_double_range():
     # a certificate of 2^-42: Lambda dips below 1 by about 1e-25, far below double resolution
     eps = 2.0**-40
     assert gs.epsilon_max(np.array([0.5 + eps, 0.5 - eps]), np.array([0.5, 0.5]), np.array([1.0, 0.0]), 2.0) == 0.0
+    # a direction that is not a number has no eps_max
+    assert math.isnan(gs.epsilon_max(np.array([0.7, 0.3]), np.array([0.5, 0.5]), np.array([math.inf, 0.0]), 2.0))
     # a base lambda = e^(1e-310): eps_max = s / (2 ln lambda) overflows
     with pytest.raises(ValueError, match="double range"):
         gs.epsilon_max(np.array([0.7, 0.3]), np.array([0.5, 0.5]), np.array([1.0, 0.0]), 2.0, log_lam=1e-310)
