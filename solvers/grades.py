@@ -440,9 +440,9 @@ def kkt_residuals(
         t = [mpmath.exp(mpmath.mpf(float(x))) for x in lt]
         sa, st = mpmath.fsum(a), mpmath.fsum(t)
         a, t = [x / sa for x in a], [x / st for x in t]
-        g2 = [mpmath.exp(2 * mpmath.mpf(float(x))) for x in solution.log_grading]
         big = mpmath.mpf(clip) ** 2
-        # snap the saturated coordinates exactly onto the faces, the interior onto k w_j
+        # the grading is rebuilt from the active sets at `digits` digits (the float grading is not
+        # read): the saturated coordinates exactly on the faces, the interior on k w_j
         lo, hi = set(solution.lo.tolist()), set(solution.hi.tolist())
         if solution.unique:
             a0 = mpmath.fsum(a[j] for j in lo) + mpmath.fsum(a[j] for j in hi) / big
