@@ -234,7 +234,7 @@ def rank_one_lemma(power_law: Callable[[sp.Expr, sp.Expr], sp.Expr]) -> list[Fac
     )
     target = sp.BlockMatrix([[Id, a_], [z.T, one + b_.T * a_]])
     dd = sp.Symbol("delta", integer=True, nonnegative=True)  # d = delta + 2 >= 2
-    chi = lam ** (dd + 1) * (lam - sv)  # lambda^{d-1} (lambda - s); the first fact below ties it to chi_A
+    chi = lam ** (dd + 1) * (lam - sv)  # lambda^{d-1} (lambda - s); the fact "chi_A at d = delta + 2" ties it to chi_A
     return [
         ("(A^2)_ij = s A_ij", square - s * A(i, j)),
         ("induction base: A^1 = power_law(s, 1) A", power_law(sv, 1) * A(i, j) - A(i, j)),
