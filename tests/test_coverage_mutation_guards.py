@@ -1,13 +1,17 @@
 """Guards for the lines and branches of theory/ and solvers/ that the whole test suite never ran
-(issue 11). Branch coverage of `pytest` over theory/ and solvers/ (coverage.py, 2026-12-02) left
+(issue 11), and for what an exhaustive pass over the sites of solvers/sweep.py and solvers/backend.py
+left. Branch coverage of `pytest` over theory/ and solvers/ (coverage.py, 2026-12-02) left
 33 statements and 29 branches unexercised; a mutation there survives whatever the assertions. Each
 test below runs one of them and checks its value against an independent computation. What stays
 uncovered needs a GPU (the cupy backend) or a live dask scheduler; `benchmarks/README.md` lists it.
 """
 
 import math
+import os
 import re
 import sys
+import threading
+import time
 import tomllib
 from pathlib import Path
 from types import SimpleNamespace
@@ -123,6 +127,34 @@ def test_local_executor_without_callbacks():
 
     with pytest.raises(KeyError):
         LocalExecutor(2).map(boom, [1, 2])
+
+
+def _peak_concurrency(executor: LocalExecutor, tasks: int) -> tuple[int, list[int]]:
+    """(most tasks running at once, the on_done counts) for ``tasks`` short sleeping tasks."""
+    lock, running, peak, done = threading.Lock(), [0], [0], []
+
+    def task(_):
+        with lock:
+            running[0] += 1
+            peak[0] = max(peak[0], running[0])
+        time.sleep(0.01)
+        with lock:
+            running[0] -= 1
+
+    executor.map(task, range(tasks), on_done=done.append)
+    return peak[0], done
+
+
+def test_local_executor_runs_as_many_threads_as_asked_and_counts_progress_from_one(monkeypatch):
+    """--workers 1 means one task at a time (a second thread is not free: each replicate holds
+    its chunk of draws); progress reports 1..n in order, so a bar reaches n/n."""
+    assert _peak_concurrency(LocalExecutor(1), 6) == (1, [1, 2, 3, 4, 5, 6])
+    # three workers: three tasks meet at a barrier (it breaks after 10 s with fewer threads)
+    barrier = threading.Barrier(3, timeout=10)
+    assert LocalExecutor(3).map(lambda x: barrier.wait() >= 0 and x, range(6)) == list(range(6))
+    # os.cpu_count() may answer None: then one worker, not a guess
+    monkeypatch.setattr(os, "cpu_count", lambda: None)
+    assert _peak_concurrency(LocalExecutor(), 4)[0] == 1
 
 
 def test_dask_addresses_other_than_tcp_and_tls_are_refused():
