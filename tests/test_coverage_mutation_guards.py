@@ -157,6 +157,41 @@ def test_local_executor_runs_as_many_threads_as_asked_and_counts_progress_from_o
     assert _peak_concurrency(LocalExecutor(), 4)[0] == 1
 
 
+def test_local_executor_abort_cancels_the_queue_and_waits_for_running_tasks():
+    """A failing task (or Ctrl-C) ends the sweep: queued tasks never start, the running one
+    finishes before the error reaches the caller, and on_abort runs once."""
+    lock, running, started, aborted = threading.Lock(), [0], [], []
+
+    def task(i):
+        with lock:
+            running[0] += 1
+            started.append(i)
+        try:
+            time.sleep(0.01 if i == 0 else 0.3)
+            if i == 0:
+                raise KeyError(i)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    with pytest.raises(KeyError):
+        LocalExecutor(2).map(task, range(20), on_abort=lambda: aborted.append(running[0]))
+    # task 0's thread may take task 2 before the queue is cancelled; nothing later starts
+    assert running[0] == 0 and set(started) in ({0, 1}, {0, 1, 2}) and len(aborted) == 1
+
+    # an interrupt in the caller's own code (here the progress callback), not inside a task, stops
+    # the queue too (CPython closes the result iterator, which cancels it, before shutdown's own
+    # cancel_futures: that flag is a second guard)
+    started.clear()
+
+    def interrupt(done: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        LocalExecutor(2).map(lambda i: started.append(i) or time.sleep(0.05), range(20), on_done=interrupt)
+    assert len(started) <= 4
+
+
 def test_dask_addresses_other_than_tcp_and_tls_are_refused():
     pytest.importorskip("distributed")
     with pytest.raises(ExecutorUnavailable, match="only tcp:// and tls://"):
