@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import socket
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -20,6 +21,8 @@ from typing import Any
 
 EXECUTORS = ("local", "dask")
 CONNECT_TIMEOUT_S = 3
+#: the hard limit on starting a dask client, whose own timeout does not cover a stalled handshake
+HANDSHAKE_LIMIT_S = 3 * CONNECT_TIMEOUT_S
 
 
 class ExecutorUnavailable(ValueError):
@@ -94,13 +97,28 @@ class DaskExecutor:
     def _client(self):
         from dask.distributed import Client
 
-        try:
-            return Client(self.address, set_as_default=False, timeout=f"{CONNECT_TIMEOUT_S}s")
-        except Exception as exc:  # dask raises many kinds here, even MemoryError on a non-dask peer
-            _silence_failed_client()
-            raise ExecutorUnavailable(
-                f"--scheduler {self.address}: no dask scheduler answered within {CONNECT_TIMEOUT_S} s ({_reason(exc)})"
-            ) from None
+        # Client's own timeout does not bound its handshake: a peer that sends a plausible frame
+        # length and then nothing kept it waiting for ever, so the start runs in a daemon thread
+        # that is abandoned after a hard limit
+        box: dict[str, Any] = {}
+
+        def start() -> None:
+            try:
+                box["client"] = Client(self.address, set_as_default=False, timeout=f"{CONNECT_TIMEOUT_S}s")
+            except Exception as exc:  # dask raises many kinds here, even MemoryError on a non-dask peer
+                box["error"] = exc
+
+        starter = threading.Thread(target=start, daemon=True)
+        starter.start()
+        starter.join(HANDSHAKE_LIMIT_S)
+        if "client" in box:
+            return box["client"]
+        _silence_failed_client()
+        if "error" in box:
+            why = f"no dask scheduler answered within {CONNECT_TIMEOUT_S} s ({_reason(box['error'])})"
+        else:
+            why = f"the peer stalled the dask handshake for {HANDSHAKE_LIMIT_S} s"
+        raise ExecutorUnavailable(f"--scheduler {self.address}: {why}")
 
     def map(self, fn: Callable[[Any], Any], items: Sequence[Any], on_done: Callable[[int], None] | None = None) -> list:
         with self._client() as client:

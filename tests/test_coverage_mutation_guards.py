@@ -23,11 +23,12 @@ from scipy.special import logsumexp
 
 from attncert.solvers import backend as backend_module
 from attncert.solvers import grades as gs
+from attncert.solvers import sweep
 from attncert.solvers.backend import BackendUnavailable, get_backend
 from attncert.solvers.phase import PROTOCOLS, run_sweep, spearman_rho
 from attncert.solvers.score_model import ScoreModel, nested_logsumexp, softmax_mass_mc
 from attncert.solvers.score_quadrature import softmax_mass_quadrature
-from attncert.solvers.sweep import ExecutorUnavailable, LocalExecutor, get_executor
+from attncert.solvers.sweep import DaskExecutor, ExecutorUnavailable, LocalExecutor, get_executor
 from attncert.theory import gllm as tg
 from attncert.theory import plga as tp
 from attncert.theory import psa as ts
@@ -190,6 +191,21 @@ def test_local_executor_abort_cancels_the_queue_and_waits_for_running_tasks():
     with pytest.raises(KeyboardInterrupt):
         LocalExecutor(2).map(lambda i: started.append(i) or time.sleep(0.05), range(20), on_done=interrupt)
     assert len(started) <= 4
+
+
+@pytest.mark.parametrize(("length", "dask_like"), [(100, True), (2**20 - 1, True), (2**20, False), (0, False)])
+def test_the_handshake_test_reads_an_eight_byte_length_below_one_mebibyte(greeting_peer, monkeypatch, length, dask_like):
+    """A dask scheduler greets with its first frame's length in 8 little-endian bytes; a plausible
+    length (1 .. 2^20 - 1) passes the plain-socket test and the check goes on to a dask client,
+    anything else is refused there as "not a dask scheduler". A peer that then sends nothing more
+    stalled the dask client for ever, whatever its timeout: the start now has a hard limit."""
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(sweep, "HANDSHAKE_LIMIT_S", 1)
+    address, _ = greeting_peer(length.to_bytes(8, "little") + b"x" * 16)
+    start = time.monotonic()
+    with pytest.raises(ExecutorUnavailable, match="stalled the dask handshake for 1 s" if dask_like else "not a dask scheduler"):
+        DaskExecutor(address).check()
+    assert time.monotonic() - start < 1 + sweep.CONNECT_TIMEOUT_S + 2
 
 
 def test_dask_addresses_other_than_tcp_and_tls_are_refused():

@@ -59,3 +59,16 @@ def test_a_peer_that_speaks_another_protocol_is_refused_before_any_dask_connecti
     assert main(["phase", "--executor", "dask", "--scheduler", address, "--trials", "10", "--seeds", "1"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--scheduler" in err and len(connections) == 1
+
+
+@pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="dask.distributed is not installed")
+def test_a_peer_that_stalls_the_dask_handshake_is_one_line_not_a_hang(capsys, greeting_peer, monkeypatch):
+    """A plausible 8-byte frame length and then silence kept dask's Client waiting for ever (its
+    own timeout does not cover the handshake); the start now has a hard limit (here 1 s)."""
+    from attncert.solvers import sweep
+
+    monkeypatch.setattr(sweep, "HANDSHAKE_LIMIT_S", 1)
+    address, _ = greeting_peer((64).to_bytes(8, "little"))
+    assert main(["phase", "--executor", "dask", "--scheduler", address, "--trials", "10", "--seeds", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "stalled the dask handshake" in err and "Traceback" not in err
