@@ -208,6 +208,28 @@ def test_the_handshake_test_reads_an_eight_byte_length_below_one_mebibyte(greeti
     assert time.monotonic() - start < 1 + sweep.CONNECT_TIMEOUT_S + 2
 
 
+@pytest.mark.parametrize(
+    ("address", "parsed"),
+    [
+        ("tcp://h:1", ("h", 1)),
+        ("tcp://h:65535", ("h", 65535)),
+        ("h:8786", ("h", 8786)),
+        ("tls://[::1]:8786", ("::1", 8786)),
+        ("tcp://h:0", None),
+        ("tcp://h:65536", None),
+        ("tcp://:8786", None),
+        ("tcp://h", None),
+        ("tcp://h:port", None),
+    ],
+)
+def test_scheduler_addresses_need_a_host_and_a_port_from_1_to_65535(address, parsed):
+    if parsed is None:
+        with pytest.raises(ExecutorUnavailable, match="expected tcp://HOST:PORT"):
+            sweep._host_port(address)
+    else:
+        assert sweep._host_port(address) == parsed
+
+
 def test_dask_addresses_other_than_tcp_and_tls_are_refused():
     pytest.importorskip("distributed")
     with pytest.raises(ExecutorUnavailable, match="only tcp:// and tls://"):
