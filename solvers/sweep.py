@@ -137,12 +137,15 @@ def _reason(exc: BaseException) -> str:
 
 def _host_port(address: str) -> tuple[str, int]:
     """(host, port) of a dask address ``tcp://HOST:PORT`` (or ``HOST:PORT``)."""
-    rest = address.split("://", 1)[1] if "://" in address else address
-    if not address.startswith(("tcp://", "tls://")) and "://" in address:
+    scheme, has_scheme, rest = address.partition("://")
+    if not has_scheme:
+        rest = address
+    elif scheme not in ("tcp", "tls"):
         raise ExecutorUnavailable(f"--scheduler {address}: only tcp:// and tls:// addresses are supported")
     host, sep, port = rest.rpartition(":")
     host = host.strip("[]")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+    # a path or a second scheme in the host ("tcp://h/x:1", "tcp://a://b:1") is a typo, not a name
+    if not sep or not host or "/" in host or not port.isdigit() or not 0 < int(port) < 65536:
         raise ExecutorUnavailable(f"--scheduler {address}: expected tcp://HOST:PORT")
     return host, int(port)
 

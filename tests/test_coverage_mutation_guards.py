@@ -223,6 +223,9 @@ def test_the_handshake_test_reads_an_eight_byte_length_below_one_mebibyte(greeti
         ("tcp://:8786", None),
         ("tcp://h", None),
         ("tcp://h:port", None),
+        ("tcp://h/x:8786", None),
+        ("tcp://a://b:8786", None),
+        ("tcp://h:8786/", None),
     ],
 )
 def test_scheduler_addresses_need_a_host_and_a_port_from_1_to_65535(address, parsed):
