@@ -150,13 +150,15 @@ def solve_clipped(
     if np.all(np.isfinite(lw)) and float(lw.max() - lw.min()) <= log_c2:
         # the unclipped optimum fits in the box: a segment of minimisers along the gauge; take min g = 1
         log_g = 0.5 * (lw - lw.min())
+        hi = np.flatnonzero(log_g >= math.log(clip) - 1e-15)
         return _solution(
             la,
             lt,
             log_g,
             np.flatnonzero(log_g <= 1e-15),
-            np.flatnonzero(log_g >= math.log(clip) - 1e-15),
-            unique=False,
+            hi,
+            # max rho / min rho = C (to 1e-15 in ln g): the segment has shrunk to this one point
+            unique=bool(hi.size),
             solver="active-set",
             diagnostics={"log_k": -float(lw.min()), "closed_form": float(np.exp(log_sum_exp(0.5 * (la + lt)) * 2))},
         )

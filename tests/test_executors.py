@@ -96,6 +96,6 @@ def test_the_connect_limits_keep_the_readmes_promise():
     assert promise, "README: the dask connect limits are no longer stated"
     within, connect, first_bytes, handshake = map(int, promise.groups())
     assert (connect, first_bytes, handshake) == (sweep.CONNECT_TIMEOUT_S, sweep.CONNECT_TIMEOUT_S, sweep.HANDSHAKE_LIMIT_S)
-    # a refused, unroutable or silent peer costs at most a connect and a read; a stalled one
-    # greeted promptly, then costs the handshake limit
+    # a refused, unroutable or silent peer costs at most a connect and a read; a peer that greets
+    # promptly and then stalls costs the handshake limit
     assert 2 * sweep.CONNECT_TIMEOUT_S < within and sweep.HANDSHAKE_LIMIT_S < within

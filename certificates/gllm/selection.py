@@ -717,9 +717,9 @@ def clip_one(ctx: Context, *, unit_clip_is_point) -> Evidence:
     "gllm.clipped_minimiser_uniqueness",
     claim=claim(
         "E17 (Prop 10)",
-        "when max rho / min rho <= C (rho = (alpha/tau)^{1/4}) the clipped minimisers form a segment along 1 (the solver "
-        "returns the canonical min g = 1 and flags non-uniqueness); otherwise the minimiser is unique and touches both "
-        "faces of the box (300 random instances)",
+        "when max rho / min rho < C (rho = (alpha/tau)^{1/4}) the clipped minimisers form a segment along 1 (the solver "
+        "returns the canonical min g = 1 and flags non-uniqueness); at max rho / min rho = C the segment is one point; "
+        "otherwise the minimiser is unique and touches both faces of the box (300 random instances and four ratio-C cases)",
         Provenance.DERIVED,
         "E17",
     ),
@@ -731,16 +731,20 @@ def clip_one(ctx: Context, *, unit_clip_is_point) -> Evidence:
 )
 def uniqueness(ctx: Context, *, segment_shift) -> Evidence:
     """Segment case: g and c g with c = (C / max g)^shift are both in the box with the same value (c > 1 moves along
-    the segment); unique case: lo and hi both nonempty."""
+    the segment); unique case: lo and hi both nonempty. Random ratios are never exactly C, so the boundary, where
+    the segment shrinks to the point with min g = 1 and max g = C, is checked on profiles built with that ratio."""
     rng = np.random.default_rng(ctx.seed)
     bad, segments = 0, 0
+    for a, t, clip in (([1, 16], [1, 1], 2.0), ([1, 4, 16], [1, 1, 1], 2.0), ([1, 81], [1, 1], 3.0), ([9, 1], [1, 9], 3.0)):
+        sol = gs.solve_clipped(a, t, clip)
+        bad += not (sol.unique and sol.lo.size and sol.hi.size)
     for _ in range(300):
         d = int(rng.integers(2, 7))
         a, t = rng.dirichlet(np.ones(d) * 3), rng.dirichlet(np.ones(d) * 3)
         clip = float(rng.choice([1.5, 2.0, 4.0]))
         sol = gs.solve_clipped(a, t, clip)
         rho = (a / t) ** 0.25
-        if rho.max() / rho.min() <= clip:
+        if rho.max() / rho.min() < clip:
             segments += 1
             moved = sol.g * (clip / sol.g.max()) ** segment_shift
             other = abs(gs.gain(a, t, moved) - sol.value) < 1e-12 and not np.allclose(moved, sol.g)
