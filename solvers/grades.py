@@ -300,8 +300,9 @@ def solve_lbfgsb(
     log_tau: np.ndarray | None = None,
     time_limit_s: float = 10.0,
 ) -> ClippedSolution:
-    """log Lambda minimised over u = log g^2 in [0, 2 ln C]^d by L-BFGS-B from several starts;
-    no start or restart begins after ``time_limit_s`` (``diagnostics["time_limited"]``)."""
+    """log Lambda minimised over u = log g^2 in [0, 2 ln C]^d by L-BFGS-B from ``starts`` starts:
+    the box centre first, then uniform points of the box (seed 0). No start or restart begins
+    after ``time_limit_s`` seconds (``diagnostics["time_limited"]``); the README states both defaults."""
     _, _, la, lt = _check_profiles(alpha, tau, clip, log_alpha, log_tau)
     upper = 2 * math.log(clip)
     rng = np.random.default_rng(0)

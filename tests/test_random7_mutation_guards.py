@@ -3,11 +3,16 @@
 
 from __future__ import annotations
 
+import inspect
 import json
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
+import sympy as sp
 
+from attncert.certificates.engine.evidence import holds_exactly
 from attncert.certificates.frontends.cli import main
 from attncert.solvers import grades as gs
 
@@ -45,3 +50,35 @@ def test_ratio_exactly_c_is_not_reported_as_a_segment(tmp_path, capsys):
     report = json.loads(out.read_text())
     assert report["unique"] is True and report["active_sets"] == {"lo": [0], "hi": [1]}
     assert not any("segment" in note for note in report["notes"])
+
+
+def test_lbfgsb_defaults_are_the_readmes():
+    """The README states the cross-check's L-BFGS-B defaults (starts, time limit); a changed
+    default fails here until the README changes with it."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    stated = re.search(r"L-BFGS-B \((\d+) starts, the box centre first; none\s+begins after (\d+) s", readme)
+    assert stated, "README: the L-BFGS-B cross-check's defaults are no longer stated"
+    defaults = inspect.signature(gs.solve_lbfgsb).parameters
+    assert (defaults["starts"].default, defaults["time_limit_s"].default) == (int(stated[1]), float(stated[2]))
+
+
+@pytest.mark.parametrize("alpha", [[0.1, 0.2, 0.3, 0.4], [1 / 6] * 6, [0.5, 0.25, 0.25]])
+def test_lbfgsb_starts_at_the_box_centre(alpha):
+    """alpha = tau: every constant grading is optimal and the gradient vanishes at the box centre,
+    so one start from the centre returns it unchanged (ln g = 0 exactly, Lambda = 1 exactly); a
+    random first start converges to a constant only to about 1e-9."""
+    sol = gs.solve_lbfgsb(alpha, alpha, 2.0, starts=1)
+    assert np.all(sol.log_g == 0.0) and sol.value == 1.0
+
+
+def test_an_undecidable_sum_relation_does_not_hold_rather_than_crash():
+    """SymPy's simplify raises StopIteration on some Sum relations it cannot decide; an exact
+    fact must then count as not holding (REFUTED), not stop the certificate with ERROR. Found
+    when Lemma 5.6's PSD sign fact lost its p >= 0 assumption."""
+    i, n = sp.Symbol("i", integer=True), sp.Symbol("n", integer=True, positive=True)
+    p, x = sp.IndexedBase("p", real=True), sp.IndexedBase("x", real=True)
+    mean = sp.Sum(p[i] * x[i], (i, 1, n))
+    undecided = sp.Ge(sp.Sum(p[i] * (x[i] - mean) ** 2, (i, 1, n)), 0)
+    assert holds_exactly(undecided) is False
+    nonnegative = sp.IndexedBase("p", nonnegative=True)
+    assert holds_exactly(undecided.subs(p, nonnegative)) is True

@@ -502,8 +502,9 @@ def softmax_jacobian_lemma(constant: sp.Expr = sp.S.Half) -> list[Fact]:
     import z3
 
     n = sp.Symbol("n", integer=True, positive=True)
-    i = sp.Symbol("i", integer=True)
-    p, x = sp.IndexedBase("p", real=True), sp.IndexedBase("x", real=True)
+    i, j = sp.Symbol("i", integer=True), sp.Symbol("j", integer=True)
+    # a probability vector and a real direction: the sign fact below reads both assumptions
+    p, x = sp.IndexedBase("p", nonnegative=True), sp.IndexedBase("x", real=True)
     mean = sp.Sum(p[i] * x[i], (i, 1, n))
     one = sp.Sum(p[i], (i, 1, n))
     quad = sp.Sum(p[i] * x[i] ** 2, (i, 1, n)) - mean**2
@@ -514,7 +515,11 @@ def softmax_jacobian_lemma(constant: sp.Expr = sp.S.Half) -> list[Fact]:
     J2 = sp.Matrix([[sp.Rational(1, 4), -sp.Rational(1, 4)], [-sp.Rational(1, 4), sp.Rational(1, 4)]])
     half = sp.Rational(1, 2)
     return [
-        ("x^T J x = sum p_i (x_i - m)^2 when sum p_i = 1 (PSD)", sp.expand((variance - quad).subs(one, 1))),
+        ("x^T J x = sum p_i (x_i - m)^2 when sum p_i = 1", sp.expand((variance - quad).subs(one, 1))),
+        (
+            "PSD: sum p_i (x_i - m)^2 >= 0 for p_i >= 0 and real x (m = sum_j p_j x_j)",
+            sp.Ge(sp.Sum(p[i] * (x[i] - sp.Sum(p[j] * x[j], (j, 1, n))) ** 2, (i, 1, n)), 0),
+        ),
         ("Gershgorin row bound 2 p_i (1 - p_i) <= constant", gersh),
         *(
             (f"the row bound's hypotheses admit p = {v} ({why})", z3_admits(probability, (pi_ == z3.RealVal(v),), f"p = {v}"))
