@@ -10,6 +10,9 @@ arbitrary code on your behalf and their results are trusted: use only a cluster 
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import logging
 import os
 import socket
 import sys
@@ -106,16 +109,24 @@ class DaskExecutor:
             try:
                 box["client"] = Client(self.address, set_as_default=False, timeout=f"{CONNECT_TIMEOUT_S}s")
             except Exception as exc:  # dask raises many kinds here, even MemoryError on a non-dask peer
-                box["error"] = exc
+                box["reason"] = _reason(exc)
+            if "reason" in box:
+                # The failed Client is garbage now (the exception held it). Collected later, inside
+                # another Client's start, its __del__ waits for dask's LoopRunner lock, which that
+                # very thread holds: every dask client in the process then hangs for ever. Here
+                # this thread holds no lock, so it is collected at once.
+                _silence_failed_client()
+                gc.collect()
 
         starter = threading.Thread(target=start, daemon=True)
-        starter.start()
-        starter.join(HANDSHAKE_LIMIT_S)
+        with _dask_logs_muted():
+            starter.start()
+            starter.join(HANDSHAKE_LIMIT_S)
         if "client" in box:
             return box["client"]
         _silence_failed_client()
-        if "error" in box:
-            why = f"no dask scheduler answered within {CONNECT_TIMEOUT_S} s ({_reason(box['error'])})"
+        if "reason" in box:
+            why = f"no dask scheduler answered within {CONNECT_TIMEOUT_S} s ({box['reason']})"
         else:
             why = f"the peer stalled the dask handshake for {HANDSHAKE_LIMIT_S} s"
         raise ExecutorUnavailable(f"--scheduler {self.address}: {why}")
@@ -150,15 +161,37 @@ def _host_port(address: str) -> tuple[str, int]:
     return host, int(port)
 
 
+@contextlib.contextmanager
+def _dask_logs_muted():
+    """dask logs a peer's malformed reply (a traceback at CRITICAL) before its client gives up; the
+    user gets the one-line error instead. Raises the level of every ``distributed`` logger that
+    has one of its own (the others inherit it) for the time of the connection attempt."""
+    manager = logging.root.manager
+    names = ["distributed", *(n for n in manager.loggerDict if n.startswith("distributed."))]
+    loggers = [logging.getLogger(n) for n in names if n == "distributed" or getattr(manager.loggerDict[n], "level", 0)]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
+
+
 def _silence_failed_client() -> None:
     """A Client whose start failed complains again when it is garbage-collected; that message is
-    not the user's concern (they already have the one-line error), so it is dropped."""
+    not the user's concern (they already have the one-line error), so it is dropped. Installed
+    once per process, however many connections fail."""
     previous = sys.unraisablehook
+    if getattr(previous, "drops_failed_dask_clients", False):
+        return
 
     def hook(info) -> None:
         if "Client.__del__" not in repr(info.object):
             previous(info)
 
+    hook.drops_failed_dask_clients = True
     sys.unraisablehook = hook
 
 

@@ -3,9 +3,11 @@
 left. Branch coverage of `pytest` over theory/ and solvers/ (coverage.py, 2026-12-02) left
 33 statements and 29 branches unexercised; a mutation there survives whatever the assertions. Each
 test below runs one of them and checks its value against an independent computation. What stays
-uncovered needs a GPU (the cupy backend) or a live dask scheduler; `benchmarks/README.md` lists it.
+uncovered needs a GPU (the cupy backend) or a dask cluster that fails mid-run; `benchmarks/README.md`
+lists it.
 """
 
+import gc
 import math
 import os
 import re
@@ -310,3 +312,87 @@ def test_install_advice_names_only_extras_that_exist():
     }
     assert named, "the scan found no install advice at all"
     assert {(f, e) for f, e in named if not set(e.split(",")) <= extras} == set()
+
+
+def test_the_connect_limits_keep_the_readmes_promise():
+    """The README promises an unreachable scheduler's one line within 10 s and states the three
+    limits; a changed limit fails here until the README changes with it."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    promise = re.search(
+        r"an unreachable scheduler .*? within (\d+) s:\s*(\d+) s to connect, (\d+) s for the\s+"
+        r"scheduler's first bytes, and a (\d+) s hard limit",
+        readme,
+        re.S,
+    )
+    assert promise, "README: the dask connect limits are no longer stated"
+    within, connect, first_bytes, handshake = map(int, promise.groups())
+    assert (connect, first_bytes, handshake) == (sweep.CONNECT_TIMEOUT_S, sweep.CONNECT_TIMEOUT_S, sweep.HANDSHAKE_LIMIT_S)
+    # a refused, unroutable or silent peer costs at most a connect and a read; a peer that greets
+    # promptly and then stalls costs the handshake limit
+    assert 2 * sweep.CONNECT_TIMEOUT_S < within and sweep.HANDSHAKE_LIMIT_S < within
+
+
+def test_a_failed_dask_client_is_collected_before_the_error_is_raised(greeting_peer):
+    """A Client whose start failed stayed as garbage; collected later inside another Client's start
+    (which holds dask's LoopRunner lock), its __del__ waited for that lock, and every later dask
+    client in the process hung (seen in about half the mutation harness's runs of the dask map test
+    above). The starting thread now collects it before the error is raised: with automatic garbage
+    collection off, no Client for the refused address is left."""
+    distributed = pytest.importorskip("distributed")
+    # a plausible frame length, then one byte 'x' that is no dask message: the client fails at once
+    address, _ = greeting_peer((1).to_bytes(8, "little") + b"x" * 16)
+    gc.disable()
+    try:
+        with pytest.raises(ExecutorUnavailable, match="no dask scheduler answered"):
+            DaskExecutor(address).check()
+        left = [o for o in gc.get_objects() if type(o) is distributed.Client and getattr(o, "_start_arg", None) == address]
+    finally:
+        gc.enable()
+    assert left == []
+
+
+def test_dask_map_counts_progress_from_one_in_task_order():
+    """DaskExecutor.map reports each finished task as a count from 1 to n, in task order, and
+    returns the results in that order (an in-process cluster over TCP: about 1 s)."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, host="127.0.0.1", protocol="tcp", dashboard_address=None
+    ) as cluster:
+        progress: list[int] = []
+        assert get_executor("dask", cluster.scheduler_address).map(abs, [-3, 1, -2], on_done=progress.append) == [3, 1, 2]
+    assert progress == [1, 2, 3]
+
+
+def test_a_peer_with_a_malformed_dask_reply_is_one_line_without_dask_logs(greeting_peer):
+    """A peer that greets with a plausible frame and then a malformed one made dask log a CRITICAL
+    traceback before the one-line error: its loggers are muted while the client connects. A
+    subprocess, because dask's log handler writes to the stderr it found when imported."""
+    import subprocess
+
+    pytest.importorskip("distributed")
+    address, _ = greeting_peer((8).to_bytes(8, "little") + bytes(8))
+    args = ["phase", "--executor", "dask", "--scheduler", address, "--trials", "10", "--seeds", "1"]
+    run = subprocess.run([sys.executable, "-m", "attncert", *args], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.count("\n") == 1 and "no dask scheduler answered" in run.stderr, run.stderr
+
+
+def test_dask_logs_are_muted_only_while_a_client_connects():
+    """The muting raises every ``distributed`` logger's level while a client connects and restores
+    each afterwards, the parent's, a child's with its own level, and an inheriting child's."""
+    import logging
+
+    pytest.importorskip("distributed")
+    loggers = [logging.getLogger(n) for n in ("distributed", "distributed.client", "distributed.comm.tcp")]
+    saved = [logger.level for logger in loggers]
+    # known levels first: an earlier test's connection may have left them anywhere
+    chosen = [logging.INFO, logging.WARNING, logging.NOTSET]
+    try:
+        for logger, level in zip(loggers, chosen, strict=True):
+            logger.setLevel(level)
+        with sweep._dask_logs_muted():
+            assert [logger.getEffectiveLevel() for logger in loggers] == [logging.CRITICAL + 1] * 3
+        assert [logger.level for logger in loggers] == chosen
+    finally:
+        for logger, level in zip(loggers, saved, strict=True):
+            logger.setLevel(level)

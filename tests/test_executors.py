@@ -16,10 +16,6 @@ def test_local_cluster_gives_the_same_csv_as_the_local_run(tmp_path):
 
     with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None, processes=True) as cluster:
         assert main([*ARGS, "--executor", "dask", "--scheduler", cluster.scheduler_address, "--out", str(tmp_path / "dask")]) == 0
-        # progress counts finished tasks from 1 to n, in task order, and results keep that order
-        progress: list[int] = []
-        assert get_executor("dask", cluster.scheduler_address).map(abs, [-3, 1, -2], on_done=progress.append) == [3, 1, 2]
-        assert progress == [1, 2, 3]
     assert main([*ARGS, "--out", str(tmp_path / "local")]) == 0
     for name in ("points.csv", "curves.csv", "gamma_c_per_replicate.csv"):
         assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "local" / name).read_bytes()
@@ -76,26 +72,3 @@ def test_a_peer_that_stalls_the_dask_handshake_is_one_line_not_a_hang(capsys, gr
     assert main(["phase", "--executor", "dask", "--scheduler", address, "--trials", "10", "--seeds", "1"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "stalled the dask handshake" in err and "Traceback" not in err
-
-
-def test_the_connect_limits_keep_the_readmes_promise():
-    """The README promises an unreachable scheduler's one line within 10 s and states the three
-    limits; a changed limit fails here until the README changes with it."""
-    import re
-    from pathlib import Path
-
-    from attncert.solvers import sweep
-
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    promise = re.search(
-        r"an unreachable scheduler .*? within (\d+) s:\s*(\d+) s to connect, (\d+) s for the\s+"
-        r"scheduler's first bytes, and a (\d+) s hard limit",
-        readme,
-        re.S,
-    )
-    assert promise, "README: the dask connect limits are no longer stated"
-    within, connect, first_bytes, handshake = map(int, promise.groups())
-    assert (connect, first_bytes, handshake) == (sweep.CONNECT_TIMEOUT_S, sweep.CONNECT_TIMEOUT_S, sweep.HANDSHAKE_LIMIT_S)
-    # a refused, unroutable or silent peer costs at most a connect and a read; a peer that greets
-    # promptly and then stalls costs the handshake limit
-    assert 2 * sweep.CONNECT_TIMEOUT_S < within and sweep.HANDSHAKE_LIMIT_S < within
