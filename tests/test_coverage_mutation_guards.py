@@ -76,9 +76,26 @@ def test_kkt_residuals_with_a_zero_of_alpha_on_the_lower_face():
     assert gs.kkt_residuals(a, t, sol, 4.0).worst < 1e-40
 
 
-def test_bracketed_root_returns_the_bracket_midpoint_when_out_of_evaluations():
-    assert gs.bracketed_root(lambda x: x - 1 / 3, 0.0, 1.0, max_evaluations=0) == 0.5
+def test_bracketed_root_refuses_a_bracket_it_could_not_shrink():
+    """Out of evaluations with the bracket still wider than rtol: an error, not the midpoint of a
+    bracket that does not meet the promised precision. A bracket that meets it on the last
+    evaluation is the answer (x^2 - 2 on [1, 2]: Illinois gets there in 8)."""
+    with pytest.raises(ArithmeticError, match="still wider than rtol"):
+        gs.bracketed_root(lambda x: x - 1 / 3, 0.0, 1.0, max_evaluations=0)
+    with pytest.raises(ArithmeticError, match="after 7 evaluations"):
+        gs.bracketed_root(lambda x: x * x - 2, 1.0, 2.0, max_evaluations=7)
+    assert gs.bracketed_root(lambda x: x * x - 2, 1.0, 2.0, max_evaluations=8) == pytest.approx(math.sqrt(2), rel=1e-14)
     assert gs.bracketed_root(lambda x: x - 1 / 3, 0.0, 1.0) == pytest.approx(1 / 3, abs=1e-14)
+    assert gs.bracketed_root(lambda x: x * x - 2, 1.0, 2.0) == pytest.approx(math.sqrt(2), rel=1e-14)
+
+
+@pytest.mark.parametrize("rtol", [0.5, 0.3, 0.2, 0.1, 0.05])
+@pytest.mark.parametrize(("f", "root"), [(lambda x: x**3 - 0.2, 0.2 ** (1 / 3)), (lambda x: math.exp(x) - 2, math.log(2))])
+def test_bracketed_root_answers_the_final_brackets_midpoint(f, root, rtol):
+    """The answer is the midpoint of a bracket [lo, hi] with hi - lo <= rtol hi, so it lies within
+    (hi - lo)/2 <= rtol r / (2 - rtol) of the zero; an end of the bracket can be twice as far."""
+    r = gs.bracketed_root(f, 0.0, 1.0, rtol=rtol)
+    assert abs(r - root) <= rtol * r / (2 - rtol)
 
 
 def test_epsilon_max_at_the_ends_of_the_double_range():

@@ -263,7 +263,7 @@ def rank_one_lemma(power_law: Callable[[sp.Expr, sp.Expr], sp.Expr]) -> list[Fac
             sp.Eq(sp.solveset(sp.Symbol("mu") * (sp.Symbol("mu") - sv), sp.Symbol("mu"), sp.S.Complexes), sp.FiniteSet(0, sv)),
         ),
         ("(A/s)^2 = A/s for s != 0", square / s**2 - A(i, j) / s),
-        ("s = 0: A^2 = s A = 0 (nilpotent of index 2 when alpha != 0)", sp.Eq((sv * A(i, j)).subs(sv, 0), 0)),
+        ("s = 0: (A^2)_ij = 0 (nilpotent of index 2 when alpha != 0)", sp.Eq(square.subs(s, 0), 0)),
         (
             "A = 1 alpha^T: (A 1)_i = sum_l alpha_l = s",
             sp.Sum(A(i, l_), (l_, 1, d)).subs(uu[i], 1) - sp.Sum(vv[l_] * 1, (l_, 1, d)),
@@ -613,10 +613,13 @@ def layer_norm_lemma(radius: Callable[[sp.Expr, sp.Expr, sp.Expr], sp.Expr]) -> 
         ("f(0) = 0 for f = x/2 - 1 + (1 + x)^(-1/2)", f.subs(x, 0)),
         ("f'(x) = (1 - (1 + x)^(-3/2))/2", sp.diff(f, x) - (1 - (1 + x) ** sp.Rational(-3, 2)) / 2),
         (
-            "f' >= 0 on x >= 0: with y = sqrt(1 + x) >= 1, 1 - y^(-3) >= 0 iff y^3 >= 1",
-            z3_valid(y**3 >= 1, at_least_one, "y^3 >= 1 on y >= 1"),
+            "f' >= 0 on x >= 0: with y = sqrt(1 + x) >= 1, 1 - y^(-3) >= 0",
+            z3_valid(1 - 1 / y**3 >= 0, at_least_one, "1 - y^(-3) >= 0 on y >= 1"),
         ),
-        ("1 - 1/y <= (y^2 - 1)/2 for y >= 1", z3_valid(y**3 - 3 * y + 2 >= 0, at_least_one, "y^3 - 3 y + 2 >= 0 on y >= 1")),
+        (
+            "1 - 1/y <= (y^2 - 1)/2 for y >= 1",
+            z3_valid(1 - 1 / y <= (y**2 - 1) / 2, at_least_one, "1 - 1/y <= (y^2 - 1)/2 on y >= 1"),
+        ),
         ("the hypotheses admit y = 1 (x = 0, v = eps)", z3_admits(at_least_one, (y == 1,), "y = 1")),
     ]
 
