@@ -444,17 +444,31 @@ def notears_lemma(loops_are_cycles: bool = True) -> list[Fact]:
     w = sp.Symbol("w", real=True)
     i, j, mid, k = z3.Ints("i j l k")
     offset = 1 if loops_are_cycles else 0  # acyclic: N_ij = 0 whenever j < i + offset
+
+    def zero_in_n(row, col):
+        """N_{row,col} = 0 from the topological order alone: col < row + offset."""
+        return col < row + offset
+
+    def zero_in_power(row, col, power):
+        """(N^power)_{row,col} = 0 by the induction hypothesis: col < row + power offset."""
+        return col < row + power * offset
+
     powers = (k >= 1,)  # h sums tr N^k / k! from k = 1: the induction must start there
+    base = z3_valid(zero_in_power(i, j, 1) == zero_in_n(i, j), (), "N^1 = N: the band of N^1 is the band of N")
     step = z3_valid(
-        z3.Implies(j < i + (k + 1) * offset, z3.Or(mid < i + k * offset, j < mid + offset)),
+        z3.Implies(zero_in_power(i, j, k + 1), z3.Or(zero_in_power(i, mid, k), zero_in_n(mid, j))),
         powers,
         "(N^{k+1})_ij = sum_l (N^k)_il N_lj: every term vanishes when j < i + (k+1) offset",
     )
-    diagonal = z3_valid(i < i + k * offset, powers, "diagonal entries of N^k are below the zero band: i < i + k offset")
+    diagonal = z3_valid(zero_in_power(i, i, k), powers, "diagonal entries of N^k vanish: i < i + k offset")
+    # the band of N is what a topological order gives, no more: an edge i -> i + 1 is allowed
+    edges_forward = z3_valid(z3.Not(zero_in_n(i, i + 1)), (), "N_{i,i+1} is not forced to 0")
     y = sp.IndexedBase("y", positive=True)  # the squared weights w_e^2 > 0 along a cycle
     m, L = sp.Symbol("m", integer=True), sp.Symbol("L", integer=True, positive=True)
     return [
         ("entries of N = M o M are >= 0", sp.Ge(w**2, 0)),
+        ("the zero band of N is the topological order's, no more: the edge i -> i + 1 stays free", edges_forward),
+        ("induction base: N^1 has the zero band of N", base),
         ("zero band grows by one per power (induction step)", step),
         ("tr N^k = 0 for k >= 1 on an acyclic support", diagonal),
         ("the induction's hypotheses admit k = 1 (the first term of h)", z3_admits(powers, (k == 1,), "k = 1")),
