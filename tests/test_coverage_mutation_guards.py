@@ -8,9 +8,11 @@ lists it.
 """
 
 import gc
+import logging
 import math
 import os
 import re
+import subprocess
 import sys
 import threading
 import time
@@ -353,7 +355,7 @@ def test_a_failed_dask_client_is_collected_before_the_error_is_raised(greeting_p
     """A Client whose start failed stayed as garbage; collected later inside another Client's start
     (which holds dask's LoopRunner lock), its __del__ waited for that lock, and every later dask
     client in the process hung (seen in about half the mutation harness's runs of the dask map test
-    above). The starting thread now collects it before the error is raised: with automatic garbage
+    below). The starting thread now collects it before the error is raised: with automatic garbage
     collection off, no Client for the refused address is left."""
     distributed = pytest.importorskip("distributed")
     # a plausible frame length, then one byte 'x' that is no dask message: the client fails at once
@@ -384,8 +386,6 @@ def test_a_peer_with_a_malformed_dask_reply_is_one_line_without_dask_logs(greeti
     """A peer that greets with a plausible frame and then a malformed one made dask log a CRITICAL
     traceback before the one-line error: its loggers are muted while the client connects. A
     subprocess, because dask's log handler writes to the stderr it found when imported."""
-    import subprocess
-
     pytest.importorskip("distributed")
     address, _ = greeting_peer((8).to_bytes(8, "little") + bytes(8))
     args = ["phase", "--executor", "dask", "--scheduler", address, "--trials", "10", "--seeds", "1"]
@@ -397,8 +397,6 @@ def test_a_peer_with_a_malformed_dask_reply_is_one_line_without_dask_logs(greeti
 def test_dask_logs_are_muted_only_while_a_client_connects():
     """The muting raises every ``distributed`` logger's level while a client connects and restores
     each afterwards, the parent's, a child's with its own level, and an inheriting child's."""
-    import logging
-
     pytest.importorskip("distributed")
     loggers = [logging.getLogger(n) for n in ("distributed", "distributed.client", "distributed.comm.tcp")]
     saved = [logger.level for logger in loggers]
