@@ -92,6 +92,9 @@ def geometric_limit_constant(nu: sp.Expr, mu: sp.Expr) -> sp.Expr:
 
 def git_form(alpha: Sequence, tau: Sequence, t: Sequence) -> sp.Expr:
     """F(t) = (sum_j alpha_j prod_{k != j} t_k)(sum_l tau_l t_l) - prod_k t_k (Prop 12 (i))."""
+    if not len(alpha) == len(tau) == len(t):
+        # alpha is read by index into t, so a longer or shorter alpha would give a wrong form silently
+        raise ValueError(f"alpha, tau and t must have one length, not {len(alpha)}, {len(tau)} and {len(t)}")
     total = sp.Mul(*t)
     lead = sum(a * sp.Mul(*[tk for k, tk in enumerate(t) if k != j]) for j, a in enumerate(alpha))
     return sp.expand(lead * sum(tl * x for tl, x in zip(tau, t, strict=True)) - total)

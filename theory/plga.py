@@ -275,12 +275,12 @@ def rank_one_lemma(power_law: Callable[[sp.Expr, sp.Expr], sp.Expr]) -> list[Fac
 FrequencyLaw = Callable[[sp.Expr, sp.Expr, sp.Expr], sp.Expr]
 
 
-def _frequency_symbols() -> tuple[sp.Symbol, sp.Symbol, sp.Symbol, sp.Expr]:
-    """Symbolic (j, h, t, base) with d_k = 2h, 0 <= j, base = 1 + t > 1."""
+def _frequency_symbols() -> tuple[sp.Symbol, sp.Symbol, sp.Expr, sp.Expr]:
+    """Symbolic (j, h, d_k, base) with d_k = 2h (every even d_k), 0 <= j, base = 1 + t > 1."""
     j = sp.Symbol("j", integer=True, nonnegative=True)
     h = sp.Symbol("h", integer=True, positive=True)
     t = sp.Symbol("t", positive=True)
-    return j, h, t, 1 + t
+    return j, h, 2 * h, 1 + t
 
 
 @cache
@@ -288,12 +288,16 @@ def frequency_structure_lemma(law: FrequencyLaw = rope_frequency) -> tuple[Fact,
     """For every even d_k = 2h, every base = 1 + t > 1 and every 0 <= j: theta_j = law(j, d_k, base)
     is positive, at most theta_0, strictly decreasing in j, and theta_0 < pi (Prop 4.1 Claim A's
     structural facts), proved on log theta_j = log theta_0 - 2 j log(base)/d_k."""
-    j, h, _, base = _frequency_symbols()
-    dk = 2 * h
+    j, h, dk, base = _frequency_symbols()
     theta0 = sp.simplify(law(0, dk, base))
     log_ratio = sp.expand_log(sp.log(law(j + 1, dk, base) / law(j, dk, base)), force=True)
     log_decay = sp.expand_log(sp.log(law(j, dk, base) / theta0), force=True)
     return (
+        (
+            # the facts below hold for any d_k > 0: this one says which d_k they are about
+            "the family d_k = 2h holds every even d_k: at h = 1 and h = 32 its theta_j are those of d_k = 2 and 64",
+            sp.Matrix([law(j, dk, base).subs(h, 1) - law(j, 2, base), law(j, dk, base).subs(h, 32) - law(j, 64, base)]),
+        ),
         ("theta_j > 0", sp.Gt(law(j, dk, base), 0)),
         ("log(theta_j / theta_0) = -2 j log(base)/d_k <= 0", sp.Le(sp.factor_terms(sp.expand(log_decay)), 0)),
         (
@@ -385,8 +389,8 @@ def nonresonance_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
     (the last step by z3 over the reals)."""
     import z3
 
-    _, h, _, base = _frequency_symbols()
-    theta0 = sp.simplify(law(0, 2 * h, base))
+    _, _, dk, base = _frequency_symbols()
+    theta0 = sp.simplify(law(0, dk, base))
     ta, tb, pi, top = z3.Reals("theta_a theta_b pi theta_0")
     bound = 1  # theta_0 <= bound, decided below for the law and assumed by the z3 step: one number for both
     hyps = (0 < tb, tb < ta, ta <= top, top <= bound, pi > 3)
@@ -394,13 +398,17 @@ def nonresonance_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
     combos = (2 * ta, ta - tb, ta + tb)
     claim = z3.And(*(z3.And(f > 0, f < 2 * pi) for f in combos))
     n = z3.Int("n")
-    nonresonant = z3.ForAll([n], z3.And(*(f != 2 * pi * n for f in combos)))
+    lemma_form = z3.And(*(f != 2 * pi * n for f in combos))  # none of the three in 2 pi Z, at one n
+    nonresonant = z3.ForAll([n], lemma_form)
     # the statement is not weaker than Claim A: each of the three resonances falsifies it
     rejects = [z3_valid(z3.Not(nonresonant), (pi > 3, f == 2 * pi), f"{f} = 2 pi falsifies it") for f in combos]
-    # E11: Prop 4.1's form (theta_a != +-theta_b mod 2 pi, theta_a != 0 mod pi) is Lemma 5.9's form
-    # (2 theta_a, theta_a -+ theta_b not in 2 pi Z): the only non-identical clause is 2 theta = 2 pi n <=> theta = pi n
+    # E11: Prop 4.1's form (theta_a != +-theta_b mod 2 pi, theta_a != 0 mod pi), written as printed, is the
+    # form built from the three frequencies above (Lemma 5.9's), clause by clause for every n
+    prop41 = z3.And(ta != pi * n, ta - tb != 2 * pi * n, ta + tb != 2 * pi * n)
     same_forms = z3_valid(
-        z3.ForAll([n], (2 * ta == 2 * pi * n) == (ta == pi * n)), (pi > 3,), "2 theta = 2 pi n <=> theta = pi n"
+        z3.ForAll([n], prop41 == lemma_form),
+        (pi > 3,),
+        "theta_a, theta_a -+ theta_b against 2 pi Z: Prop 4.1's form <=> the frequencies' form",
     )
     return [
         *frequency_structure_lemma(law),
@@ -925,11 +933,12 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
     monotone = (a >= 0, a <= U, z3.Or(u == a, u == -a), sa >= z3.RealVal("0.5"), sa < 1, sU >= sa, sU < 1, a * sa <= U * sU)
     sign = z3.If(u >= 0, sg == sa, sg == 1 - sa)
     hyps = (U > 0, *monotone, sign)
-    # u = 0 (a = 0) and u = U (a = U, s(|u|) = s(U)) must stay inside the hypotheses: the envelopes hold
+    # u = 0 (a = 0) and u = +-U (a = U, s(|u|) = s(U)) must stay inside the hypotheses: the envelopes hold
     # on the whole |u| <= U, both ends included. Each witness states its end as relations (u == 0, u == U),
     # then pins the rest with numbers, so no change of a number can move it off that end.
     at_zero = (u == 0, a == 0, U == 1, sa == z3.RealVal("0.5"), sg == sa, sU == z3.RealVal("0.75"))
     at_edge = (u == U, a == U, sU == sa, U == 1, sa == z3.RealVal("0.75"), sg == sa)
+    at_negative_edge = (u == -U, a == U, sU == sa, U == 1, sa == z3.RealVal("0.75"), sg == 1 - sa)
     d_isw = 2 * u * sg + u * u * sg * (1 - sg)
     d_silu = sg + u * sg * (1 - sg)
     q = z3.RealVal(str(quadratic))
@@ -949,6 +958,10 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
         ),
         ("the hypotheses admit u = 0 (no point of |u| <= U excluded)", z3_admits(hyps, at_zero, "u = 0, U = 1")),
         ("the hypotheses admit u = U (the edge of |u| <= U)", z3_admits(hyps, at_edge, "u = U = 1")),
+        (
+            "the hypotheses admit u = -U (negative u, where s(u) = 1 - s(|u|))",
+            z3_admits(hyps, at_negative_edge, "u = -U = -1"),
+        ),
     ]
 
 
@@ -968,7 +981,8 @@ def preactivation_bound_lemma(factor: sp.Expr = 1) -> list[Fact]:
             "|W|_inf |A|_max - sum_k |W_ik| |A_kj| = sum_k |W_ik| (|A|_max - |A_kj|) >= 0",
             sp.Ge(sp.Sum(w[k] * gap[k], (k, 1, d)), 0),
         ),
-        (f"witness at d_k = {dk}: (W A)_11 = 1 <= factor |W|_inf |A|_max", sp.Le(entry, factor * row_sum * 1)),
+        # equality, not <=: the bound is attained, so no smaller factor is valid and no larger one is tight
+        (f"witness at d_k = {dk}: (W A)_11 = 1 = factor |W|_inf |A|_max (attained)", sp.Eq(entry, factor * row_sum * 1)),
         (f"slack of the paper's bound on the witness: d_k |W|_inf |A|_max / |(W A)_11| = {dk}", sp.Eq(dk * row_sum / entry, dk)),
     ]
 
@@ -980,13 +994,17 @@ def layer_norm_proxy_lemma(constant: sp.Expr = _HALF) -> list[Fact]:
     import z3
 
     X, S, y, z = z3.Reals("x S y z")
+    floor_x, floor_s = 0, 1  # the corner (x, S) = (0, 1) of the claimed range: no perturbation, no rescaling
     hyps = (X >= 0, S >= 1, y >= 0, y * y == 1 + X, z >= 0, z * z * (1 + X / (S * S)) == 1 + X)
     xs, Ss = sp.Symbol("x", positive=True), sp.Symbol("S", positive=True)
     series = sp.series(sp.sqrt((1 + xs) / (1 + xs / Ss**2)) - 1, xs, 0, 2).removeO()
     return [
         ("sqrt((1+x)/(1+x/S^2)) <= sqrt(1+x)", z3_valid(z <= y, hyps, "z <= y")),
         (f"sqrt(1+x) - 1 <= {constant} x", z3_valid(y - 1 <= z3.RealVal(str(constant)) * X, hyps, "y - 1 <= c x")),
-        ("the hypotheses admit x = 0 with S = 1", z3_admits(hyps, (X == 0, S == 1, y == 1, z == 1), "x = 0, S = 1")),
+        ("the hypotheses admit x = 0 with S = 1", z3_admits(hyps, (X == floor_x, S == floor_s, y == 1, z == 1), "x = 0, S = 1")),
+        # ... and that witness is the corner of the range: were it inside (S = 2), the hypotheses could
+        # exclude S in [1, 2) unseen
+        ("... and nothing below it: x >= 0 and S >= 1", z3_valid(z3.And(X >= floor_x, S >= floor_s), hyps, "x >= 0, S >= 1")),
         # a point with S != 1, where z^2 = (1 + x)/(1 + x/S^2) pins the S-dependence of z's equation
         (
             "the hypotheses admit x = 3, S = 2 (z^2 = 16/7)",
