@@ -102,3 +102,23 @@ def test_preactivation_bound_lemma_defaults_to_the_attained_factor_one():
     assert all(holds_exactly(fact) for _, fact in plga.preactivation_bound_lemma())
     for factor in (2, sp.Rational(1, 2)):
         assert not all(holds_exactly(fact) for _, fact in plga.preactivation_bound_lemma(factor))
+
+
+def test_z3_range_end_needs_the_witness_at_the_end():
+    """Set 10 moved two lemma witnesses inside their ranges unseen. z3_range_end holds only when the
+    constraints admit the end and nothing beyond it: on 0 <= p <= 1, p = 0 is the low end and p = 1
+    the high end; p = 1/2 is admitted but no end; a constraint p > 0 no longer admits p = 0."""
+    import z3
+
+    p, q = z3.Reals("p q")
+    unit = (p >= 0, p <= 1)
+    assert plga.z3_range_end(unit, p, 0, side="low", how="p = 0").holds
+    assert plga.z3_range_end(unit, p, 1, side="high", how="p = 1").holds
+    assert not plga.z3_range_end(unit, p, z3.RealVal("1/2"), side="low", how="p = 1/2").holds
+    assert not plga.z3_range_end(unit, p, 1, side="low", how="p = 1").holds
+    assert not plga.z3_range_end((p > 0, p <= 1), p, 0, side="low", how="p = 0").holds
+    # a second variable must be pinned, or the witness is not one point
+    assert not plga.z3_range_end((*unit, q >= p), p, 0, side="low", how="p = 0").holds
+    assert plga.z3_range_end((*unit, q >= p), p, 0, side="low", pins=(q == 0,), how="p = q = 0").holds
+    with pytest.raises(ValueError, match="side must be 'low' or 'high'"):
+        plga.z3_range_end(unit, p, 0, side="bottom", how="p = 0")

@@ -80,6 +80,22 @@ def z3_admits(constraints: tuple, witness: tuple, how: str) -> Decision:
     return Decision(one_point, f"z3: {how} ({'satisfiable, at one point' if one_point else 'satisfiable, but not at one point'})")
 
 
+def z3_range_end(constraints: tuple, variable: object, end: object, *, side: str, pins: tuple = (), how: str) -> Decision:
+    """Decide that ``end`` is the ``side`` ("low" or "high") end of ``variable``'s range under ``constraints``:
+    they admit ``variable == end`` (``pins`` fixing the other variables: one point, as in ``z3_admits``) and
+    imply ``variable >= end`` (low) or ``variable <= end`` (high). One value serves both, so a witness
+    moved inside the range (admitted, yet no end) fails, and so do constraints stricter than the range."""
+    if side not in ("low", "high"):
+        raise ValueError(f"side must be 'low' or 'high', not {side!r}")
+    admitted = z3_admits(constraints, (variable == end, *pins), how)
+    implied = z3_valid(
+        variable >= end if side == "low" else variable <= end,
+        constraints,
+        f"nothing {'below' if side == 'low' else 'above'} {how}",
+    )
+    return Decision(admitted.holds and implied.holds, f"{admitted.how}; {implied.how}")
+
+
 def matrix_identity(expr: sp.MatrixExpr, what: str) -> Decision:
     """Decide that a matrix expression of symbolic size is the zero matrix: SymPy's expansion of
     matrix products and sums (distributivity, transposes, inverses) must return the ZeroMatrix."""
@@ -479,7 +495,7 @@ def notears_lemma(loops_are_cycles: bool = True) -> list[Fact]:
         ("induction base: N^1 has the zero band of N", base),
         ("zero band grows by one per power (induction step)", step),
         ("tr N^k = 0 for k >= 1 on an acyclic support", diagonal),
-        ("the induction's hypotheses admit k = 1 (the first term of h)", z3_admits(powers, (k == 1,), "k = 1")),
+        ("the induction's hypotheses start at k = 1 (the first term of h)", z3_range_end(powers, k, 1, side="low", how="k = 1")),
         ("a cycle of length L has closed-walk weight prod w_e^2 > 0", sp.Gt(sp.Product(y[m], (m, 1, L)), 0)),
         ("h >= tr N^L / L! > 0 when a cycle exists", sp.Gt(1 / sp.factorial(L), 0)),
     ]
@@ -543,10 +559,12 @@ def softmax_jacobian_lemma(constant: sp.Expr = sp.S.Half) -> list[Fact]:
             sp.Ge(sp.Sum(p[i] * (x[i] - sp.Sum(p[j] * x[j], (j, 1, n))) ** 2, (i, 1, n)), 0),
         ),
         ("Gershgorin row bound 2 p_i (1 - p_i) <= constant", gersh),
-        *(
-            (f"the row bound's hypotheses admit p = {v} ({why})", z3_admits(probability, (pi_ == z3.RealVal(v),), f"p = {v}"))
-            for v, why in (("0", "an end"), ("1/2", "the maximiser"), ("1", "an end"))
+        ("the row bound's hypotheses run from p = 0", z3_range_end(probability, pi_, 0, side="low", how="p = 0")),
+        (
+            "the row bound's hypotheses admit p = 1/2 (the maximiser)",
+            z3_admits(probability, (pi_ == z3.RealVal("1/2"),), "p = 1/2"),
         ),
+        ("the row bound's hypotheses run to p = 1", z3_range_end(probability, pi_, 1, side="high", how="p = 1")),
         (
             "sharp: diag(p) - p p^T at p = (1/2, 1/2) has eigenvalue 1/2 <= constant",
             sp.Eq(max(J2.eigenvals()), half) & sp.Le(half, constant),
@@ -642,7 +660,7 @@ def layer_norm_lemma(radius: Callable[[sp.Expr, sp.Expr, sp.Expr], sp.Expr]) -> 
             "1 - 1/y <= (y^2 - 1)/2 for y >= 1",
             z3_valid(1 - 1 / y <= (y**2 - 1) / 2, at_least_one, "1 - 1/y <= (y^2 - 1)/2 on y >= 1"),
         ),
-        ("the hypotheses admit y = 1 (x = 0, v = eps)", z3_admits(at_least_one, (y == 1,), "y = 1")),
+        ("the hypotheses start at y = 1 (x = 0, v = eps)", z3_range_end(at_least_one, y, 1, side="low", how="y = 1")),
     ]
 
 
@@ -903,7 +921,7 @@ def positivity_obstruction_lemma(floor_exponent: int = 2) -> list[Fact]:
             f"A_ii >= eps => A_ii^2 >= eps^{floor_exponent}",
             z3_valid(a * a >= e**floor_exponent, floored, "a >= eps => a^2 >= floor"),
         ),
-        ("the hypotheses admit A_ii = eps (the floor itself)", z3_admits(floored, (a == e_val,), "a = eps")),
+        ("the hypotheses start at A_ii = eps (the floor itself)", z3_range_end(floored, a, e_val, side="low", how="a = eps")),
         (f"d_k eps^2 = 6.4e-17 at d_k = {dk}", sp.Eq(dk * floor_sq, sp.Rational(64, 10**18))),
         ("1 + eps^2 > 1, so log(1 + eps^2) > 0", sp.Gt(1 + floor_sq, 1)),
     ]
