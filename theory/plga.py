@@ -1019,10 +1019,15 @@ def layer_norm_proxy_lemma(constant: sp.Expr = _HALF) -> list[Fact]:
     return [
         ("sqrt((1+x)/(1+x/S^2)) <= sqrt(1+x)", z3_valid(z <= y, hyps, "z <= y")),
         (f"sqrt(1+x) - 1 <= {constant} x", z3_valid(y - 1 <= z3.RealVal(str(constant)) * X, hyps, "y - 1 <= c x")),
-        ("the hypotheses admit x = 0 with S = 1", z3_admits(hyps, (X == floor_x, S == floor_s, y == 1, z == 1), "x = 0, S = 1")),
-        # ... and that witness is the corner of the range: were it inside (S = 2), the hypotheses could
-        # exclude S in [1, 2) unseen
-        ("... and nothing below it: x >= 0 and S >= 1", z3_valid(z3.And(X >= floor_x, S >= floor_s), hyps, "x >= 0, S >= 1")),
+        # the corner, an end in both x and S: were it inside (S = 2), the hypotheses could exclude S in [1, 2) unseen
+        (
+            "the hypotheses start at x = 0 (with S = 1)",
+            z3_range_end(hyps, X, floor_x, side="low", pins=(S == floor_s, y == 1, z == 1), how="x = 0, S = 1"),
+        ),
+        (
+            "the hypotheses start at S = 1 (with x = 0)",
+            z3_range_end(hyps, S, floor_s, side="low", pins=(X == floor_x, y == 1, z == 1), how="S = 1, x = 0"),
+        ),
         # a point with S != 1, where z^2 = (1 + x)/(1 + x/S^2) pins the S-dependence of z's equation
         (
             "the hypotheses admit x = 3, S = 2 (z^2 = 16/7)",
