@@ -952,11 +952,10 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
     sign = z3.If(u >= 0, sg == sa, sg == 1 - sa)
     hyps = (U > 0, *monotone, sign)
     # u = 0 (a = 0) and u = +-U (a = U, s(|u|) = s(U)) must stay inside the hypotheses: the envelopes hold
-    # on the whole |u| <= U, both ends included. Each witness states its end as relations (u == 0, u == U),
-    # then pins the rest with numbers, so no change of a number can move it off that end.
+    # on the whole |u| <= U, both ends included. Each witness states its point as relations (u == 0, u = +-U
+    # as the ends of u's range), then pins the rest with numbers, so no change of a number can move it.
     at_zero = (u == 0, a == 0, U == 1, sa == z3.RealVal("0.5"), sg == sa, sU == z3.RealVal("0.75"))
-    at_edge = (u == U, a == U, sU == sa, U == 1, sa == z3.RealVal("0.75"), sg == sa)
-    at_negative_edge = (u == -U, a == U, sU == sa, U == 1, sa == z3.RealVal("0.75"), sg == 1 - sa)
+    at_an_edge = (a == U, sU == sa, U == 1, sa == z3.RealVal("0.75"))
     d_isw = 2 * u * sg + u * u * sg * (1 - sg)
     d_silu = sg + u * sg * (1 - sg)
     q = z3.RealVal(str(quadratic))
@@ -975,10 +974,13 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
             z3_valid(z3_abs_at_most(d_silu, sU + U / 4), hyps, "silu' envelope"),
         ),
         ("the hypotheses admit u = 0 (no point of |u| <= U excluded)", z3_admits(hyps, at_zero, "u = 0, U = 1")),
-        ("the hypotheses admit u = U (the edge of |u| <= U)", z3_admits(hyps, at_edge, "u = U = 1")),
         (
-            "the hypotheses admit u = -U (negative u, where s(u) = 1 - s(|u|))",
-            z3_admits(hyps, at_negative_edge, "u = -U = -1"),
+            "the hypotheses run to u = U (the edge of |u| <= U)",
+            z3_range_end(hyps, u, U, side="high", pins=(*at_an_edge, sg == sa), how="u = U = 1"),
+        ),
+        (
+            "the hypotheses run from u = -U (negative u, where s(u) = 1 - s(|u|))",
+            z3_range_end(hyps, u, -U, side="low", pins=(*at_an_edge, sg == 1 - sa), how="u = -U = -1"),
         ),
     ]
 
