@@ -220,3 +220,61 @@ def test_two_branch_constants():
 def test_two_branch_constants_match_the_spec():
     text = spec_text("psa")
     assert re.search(r"`d_k ≥ 8L`", text) and re.search(r"s_j=\\gamma\^2\\cdot 2Z_j", text)
+
+
+# --- theory lemmas: the default is the claim its certificate proves -----------------------------------------
+#: each theory.plga lemma whose one parameter has a default -> the certificate that proves the claim and
+#: the certificate parameter its argument receives. A default nobody passes (every certificate passes its
+#: own value, and its negative control another) could change unseen; pinned to the certificate's value,
+#: it is covered by that certificate's proof.
+LEMMA_CLAIMS = {
+    "commutant_dimension_lemma": ("plga.rope_commutant_dimension_is_dk", "law"),
+    "contraction_consequences_lemma": ("plga.contraction_transfer_and_separation", "with_lipschitz"),
+    "envelope_lemma": ("plga.activation_derivative_envelopes", "quadratic"),
+    "geometric_sum_lemma": ("plga.twirl_multiplier_geometric_sum", "multiple"),
+    "layer_norm_jacobian_lemma": ("plga.layer_norm_jacobian_factorisation", "projection_weight"),
+    "layer_norm_proxy_lemma": ("plga.layer_norm_proxy_is_rigorous", "constant"),
+    "nonresonance_lemma": ("plga.standard_rope_frequencies_are_nonresonant", "law"),
+    "notears_lemma": ("plga.notears_vanishes_exactly_on_acyclic_supports", "include_diagonal"),
+    "order_parameter_lemma": ("plga.order_parameter_vanishes_iff_invariant", "piecewise"),
+    "position_window_lemma": ("plga.relative_positions_on_a_window", "window"),
+    "positivity_obstruction_lemma": ("plga.positivity_obstruction_floor", "floor_exponent"),
+    "preactivation_bound_lemma": ("plga.a_priori_preactivation_bound_slack", "factor"),
+    "row_factorisation_lemma": ("plga.metric_learner_row_factorisation_consequences", "shared"),
+    "softmax_jacobian_lemma": ("plga.softmax_jacobian_norm_is_one_half", "constant"),
+    "symmetric_projection_lemma": ("plga.twirl_projection_of_symmetric_matrix_has_no_j_part", "projection"),
+}
+
+
+def _defaulted_lemmas() -> dict[str, inspect.Parameter]:
+    """theory.plga's *_lemma functions whose parameters all have defaults, with that one parameter."""
+    found = {}
+    for name, fn in inspect.getmembers(tplga, inspect.isfunction):
+        params = list(inspect.signature(fn).parameters.values())
+        if name.endswith("_lemma") and params and all(p.default is not inspect.Parameter.empty for p in params):
+            (found[name],) = params
+    return found
+
+
+def test_every_defaulted_lemma_names_the_certificate_of_its_claim():
+    # injectivity_lemma's default probe is the identity map, checked below: its certificate builds the probe
+    assert set(_defaulted_lemmas()) == {*LEMMA_CLAIMS, "injectivity_lemma"}
+
+
+@pytest.mark.parametrize("lemma", sorted(LEMMA_CLAIMS))
+def test_lemma_default_is_the_value_its_certificate_proves(lemma):
+    from attncert.certificates.engine.model import Verdict
+    from attncert.certificates.engine.registry import select
+
+    cert_id, param = LEMMA_CLAIMS[lemma]
+    (cert,) = [c for c in select(paper="plga", pattern=cert_id) if c.id == cert_id]
+    value = _defaulted_lemmas()[lemma].default
+    assert cert.expected is Verdict.PROVED
+    assert type(value) is type(cert.params[param]) and value == cert.params[param], (lemma, value, cert.params[param])
+    assert cert.mutant.overrides[param] != value  # the negative control is another value
+
+
+def test_injectivity_lemma_default_probe_is_the_identity():
+    """Cor 7.1 with unrestricted reachability: the probes see D itself."""
+    D = sp.MatrixSymbol("D", 3, 3)
+    assert _defaulted_lemmas()["injectivity_lemma"].default(D) == D

@@ -454,7 +454,7 @@ def transformer_parameters(layers: int, width: int, vocab: int, *, tied: bool) -
     return 12 * layers * width**2 + (1 if tied else 2) * vocab * width
 
 
-def step_ratio_limit(rho: sp.Expr = 0) -> sp.Expr:
+def step_ratio_limit(rho: sp.Expr) -> sp.Expr:
     """sqrt(E|q_t - q_{t-1}|^2 / E|q_t|^2) = sqrt(2 (1 - rho)) for a stationary isotropic stream
     with lag-one correlation rho: sqrt 2 for i.i.d. tokens (Table 31 at gamma = 0, psa.md §2.2)."""
     var, cov = sp.Symbol("sigma2", positive=True), sp.Symbol("c", real=True)

@@ -779,7 +779,10 @@ def window_caps(ctx: Context, *, half) -> Evidence:
 
     d, levels, sig, s0, m, nu, mu, m_sat_z = z3.Reals("d L sigma s0 m nu mu m_sat")
     pos = [d > 0, levels >= 1, sig > 0, s0 > 0, s0 <= 1, m > 0]
-    m_sat = th.saturation_size(sp.Symbol("d"), sp.Symbol("L"), sp.Symbol("s0"), sp.Symbol("sigma"))
+    d_s, L_s, s0_s, sig_s, m_s = sp.symbols("d L s0 sigma m", positive=True)
+    m_sat = th.saturation_size(d_s, L_s, s0_s, sig_s)
+    # z3 sees polynomials: m <= m_sat/2 and m_sat >= 8 with L^2 s_0 > 0 cleared; the facts below tie both
+    # to the theory's m_sat, and that to its definition d_0 sigma_xi^2 / cap^unif_0
     in_window = m * 2 * levels * levels * s0 <= d * d * sig * sig  # m <= m_sat / 2
     cap0_below = th.decide_real(
         [*pos, in_window],
@@ -814,6 +817,18 @@ def window_caps(ctx: Context, *, half) -> Evidence:
             (
                 "W nonempty iff its least element 4 is in it iff m_sat >= 8",
                 th.decide_real([], (4 <= m_sat_z / 2) == (m_sat_z >= 8), "4 <= m_sat/2 iff m_sat >= 8"),
+            ),
+            (
+                "m_sat = d_0 sigma_xi^2 / cap^unif_0 with d_0 = d/L and cap^unif_0 = (L/d) s_0",
+                m_sat - (d_s / L_s) * sig_s**2 / ((L_s / d_s) * s0_s),
+            ),
+            (
+                "z3's window d^2 sigma^2 - 2 m L^2 s_0 >= 0 is 2 L^2 s_0 (m_sat/2 - m) >= 0",
+                (d_s**2 * sig_s**2 - 2 * m_s * L_s**2 * s0_s) - 2 * L_s**2 * s0_s * (m_sat / 2 - m_s),
+            ),
+            (
+                "z3's d^2 sigma^2 >= 8 L^2 s_0 is L^2 s_0 (m_sat - 8) >= 0",
+                (d_s**2 * sig_s**2 - 8 * L_s**2 * s0_s) - L_s**2 * s0_s * (m_sat - 8),
             ),
             ("d >= 3L/sigma_xi => m_sat >= 8", nonempty),
             ("s_{l+1}/s_l = mu", sp.Eq(sp.simplify(s_l.subs(l_s, l_s + 1) / s_l), mu_s)),

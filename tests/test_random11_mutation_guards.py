@@ -1,0 +1,59 @@
+"""Guards found by the eleventh random mutation set (issue 11, benchmarks/mutations_random11.toml, seed
+20261212): each test pins what a survivor of that set exposed, against an independent computation."""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+
+from attncert.certificates.engine.evidence import holds_exactly
+from attncert.solvers.grades import bracketed_root
+from attncert.theory import plga, psa
+
+
+def test_fig58_filter_is_the_prop13_filter_with_the_sign_of_gamma_flipped():
+    """psa.md §1.5 and erratum 5 (§5): Fig. 58(C) prints 1 + gamma (z^{-1} - 1), Prop 13's filter
+    1 + gamma (1 - z^{-1}) with gamma -> -gamma, whose Nyquist gain is (1 - 2 gamma)^2. The
+    erratum certificate only reads |H| on the unit circle, where z and z^{-1} are conjugate, so a
+    printed form in z instead of z^{-1} went unseen; as a transfer function it is anticausal."""
+    g, z = psa.gamma, psa.z
+    printed = psa.fig58_transfer_function(g, z)
+    assert sp.simplify(printed - psa.transfer_function(-g, z)) == 0
+    assert sp.expand(printed.subs(z, -1) ** 2 - (1 - 2 * g) ** 2) == 0
+    # causal: a polynomial in z^{-1} of degree one, with no positive power of z
+    assert sp.Poly(sp.expand(printed.subs(z, 1 / sp.Symbol("u"))), sp.Symbol("u")).degree() == 1
+
+
+def test_notears_wrong_reading_fails_exactly_at_the_vanishing_trace():
+    """Thm 4.4 read with self-loops not counted as cycles (loops_are_cycles=False) gives only
+    N_ij = 0 for j < i: the zero band no longer grows with the power, so tr N^k = 0 cannot be
+    proved, and that is the one fact that must fail. The certificate's negative control is rejected
+    by its exhaustive d = 3 search before the lemma matters, so nothing else tells the two readings
+    apart."""
+    right = plga.notears_lemma(loops_are_cycles=True)
+    wrong = plga.notears_lemma(loops_are_cycles=False)
+    assert [label for label, _ in right] == [label for label, _ in wrong]
+    assert all(holds_exactly(fact) for _, fact in right)
+    failing = [label for label, fact in wrong if not holds_exactly(fact)]
+    assert failing == ["tr N^k = 0 for k >= 1 on an acyclic support"]
+
+
+@pytest.mark.parametrize(
+    ("f", "root", "evaluations"),
+    [(lambda x: x * x * x - 2, 2 ** (1 / 3), 15), (lambda x: 2 - (4 - x) * (4 - x) * (4 - x), 4 - 2 ** (1 / 3), 18)],
+    ids=["convex", "concave"],
+)
+def test_bracketed_root_takes_the_illinois_number_of_steps(f, root, evaluations):
+    """Illinois regula falsi halves the stale end's value; the iteration is deterministic, so its
+    evaluation count on a cubic over [0, 4] is pinned (plain regula falsi: 158 and 161). Set 11
+    divided by 3 instead: 15 and 15, 28 and 18; still a root, but not the documented method. The
+    cubics use only multiplications, exactly rounded in IEEE arithmetic, so the count is the same on
+    every platform (a libm's log or exp may differ in the last bit)."""
+    calls = []
+
+    def counted(x):
+        calls.append(x)
+        return f(x)
+
+    assert bracketed_root(counted, 0.0, 4.0) == pytest.approx(root, rel=1e-14)
+    assert len(calls) == evaluations
