@@ -274,6 +274,43 @@ def test_lemma_default_is_the_value_its_certificate_proves(lemma):
     assert cert.mutant.overrides[param] != value  # the negative control is another value
 
 
+#: the one or two facts each lemma must fail at its certificate's negative-control value: the control is
+#: rejected by the lemma's own logic, not only by a cross-check beside it (set 11: Thm 4.4's wrong reading
+#: given the right offset stayed green, because the exhaustive d = 3 search rejected the control first)
+NEGATIVE_CONTROL_FAILS = {
+    "commutant_dimension_lemma": ["theta_0 < pi"],
+    "contraction_consequences_lemma": ["(ii) transfer display"],
+    "envelope_lemma": ["|iSwiGLU'(u)| <= 2 U s(U) + quadratic U^2 on |u| <= U"],
+    "geometric_sum_lemma": ["y^2 (y^{2S} - 1)/(y^2 - 1) = y^{S+1} sin(S omega/2)/sin(omega/2)"],
+    "layer_norm_jacobian_lemma": ["du/dr = (I - u u^T/d) P / sqrt(v + eps)"],
+    "layer_norm_proxy_lemma": ["sqrt(1+x) - 1 <= 1/4 x"],
+    "nonresonance_lemma": ["theta_0 < pi", "2 theta_0 < 2 pi needs theta_0 <= 1 < 3 < pi: theta_0 <= 1"],
+    "notears_lemma": ["tr N^k = 0 for k >= 1 on an acyclic support"],
+    "order_parameter_lemma": ["m = 0 iff the numerator |D(x1) - D(x2)| vanishes"],
+    "position_window_lemma": ["the window contains the pairs (1, 1) and (2, 2) (offset 0 twice)"],
+    "positivity_obstruction_lemma": ["A_ii >= eps => A_ii^2 >= eps^1", "d_k eps^2 = 6.4e-17 at d_k = 64"],
+    "preactivation_bound_lemma": ["witness at d_k = 64: (W A)_11 = 1 = factor |W|_inf |A|_max (attained)"],
+    "row_factorisation_lemma": ["(iii) a constant shared phi forces A^(h) = 1 alpha*^T for every head"],
+    "softmax_jacobian_lemma": [
+        "Gershgorin row bound 2 p_i (1 - p_i) <= constant",
+        "sharp: diag(p) - p p^T at p = (1/2, 1/2) has eigenvalue 1/2 <= constant",
+    ],
+    "symmetric_projection_lemma": ["<B - P B, J>_F = 0", "symmetric block: J_2 component s = 0"],
+}
+
+
+@pytest.mark.parametrize("lemma", sorted(LEMMA_CLAIMS))
+def test_lemma_fails_exactly_where_its_negative_control_is_wrong(lemma):
+    from attncert.certificates.engine.evidence import holds_exactly
+    from attncert.certificates.engine.registry import select
+
+    cert_id, param = LEMMA_CLAIMS[lemma]
+    (cert,) = [c for c in select(paper="plga", pattern=cert_id) if c.id == cert_id]
+    right, wrong = getattr(tplga, lemma)(), getattr(tplga, lemma)(cert.mutant.overrides[param])
+    assert all(holds_exactly(fact) for _, fact in right)
+    assert [label for label, fact in wrong if not holds_exactly(fact)] == NEGATIVE_CONTROL_FAILS[lemma]
+
+
 def test_injectivity_lemma_default_probe_is_the_identity():
     """Cor 7.1 with unrestricted reachability: the probes see D itself."""
     D = sp.MatrixSymbol("D", 3, 3)

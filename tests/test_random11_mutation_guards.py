@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from attncert.certificates.engine.evidence import holds_exactly
 from attncert.solvers.grades import bracketed_root
-from attncert.theory import plga, psa
+from attncert.theory import psa
 
 
 def test_fig58_filter_is_the_prop13_filter_with_the_sign_of_gamma_flipped():
@@ -25,20 +24,6 @@ def test_fig58_filter_is_the_prop13_filter_with_the_sign_of_gamma_flipped():
     assert sp.expand(printed.subs(z, -1) ** 2 - (1 - 2 * g) ** 2) == 0
     # causal: a polynomial in z^{-1} of degree one, with no positive power of z
     assert sp.Poly(sp.expand(printed.subs(z, 1 / sp.Symbol("u"))), sp.Symbol("u")).degree() == 1
-
-
-def test_notears_wrong_reading_fails_exactly_at_the_vanishing_trace():
-    """Thm 4.4 read with self-loops not counted as cycles (loops_are_cycles=False) gives only
-    N_ij = 0 for j < i: the zero band no longer grows with the power, so tr N^k = 0 cannot be
-    proved, and that is the one fact that must fail. The certificate's negative control is rejected
-    by its exhaustive d = 3 search before the lemma matters, so nothing else tells the two readings
-    apart."""
-    right = plga.notears_lemma(loops_are_cycles=True)
-    wrong = plga.notears_lemma(loops_are_cycles=False)
-    assert [label for label, _ in right] == [label for label, _ in wrong]
-    assert all(holds_exactly(fact) for _, fact in right)
-    failing = [label for label, fact in wrong if not holds_exactly(fact)]
-    assert failing == ["tr N^k = 0 for k >= 1 on an acyclic support"]
 
 
 @pytest.mark.parametrize(
