@@ -256,6 +256,14 @@ def _defaulted_lemmas() -> dict[str, inspect.Parameter]:
     return found
 
 
+def _certificate(cert_id: str):
+    """The registered plga certificate ``cert_id`` (imported here: loading the registry imports every check)."""
+    from attncert.certificates.engine.registry import select
+
+    (cert,) = [c for c in select(paper="plga", pattern=cert_id) if c.id == cert_id]
+    return cert
+
+
 def test_every_defaulted_lemma_names_the_certificate_of_its_claim():
     # injectivity_lemma's default probe is the identity map, checked below: its certificate builds the probe
     assert set(_defaulted_lemmas()) == {*LEMMA_CLAIMS, "injectivity_lemma"}
@@ -264,10 +272,9 @@ def test_every_defaulted_lemma_names_the_certificate_of_its_claim():
 @pytest.mark.parametrize("lemma", sorted(LEMMA_CLAIMS))
 def test_lemma_default_is_the_value_its_certificate_proves(lemma):
     from attncert.certificates.engine.model import Verdict
-    from attncert.certificates.engine.registry import select
 
     cert_id, param = LEMMA_CLAIMS[lemma]
-    (cert,) = [c for c in select(paper="plga", pattern=cert_id) if c.id == cert_id]
+    cert = _certificate(cert_id)
     value = _defaulted_lemmas()[lemma].default
     assert cert.expected is Verdict.PROVED
     assert type(value) is type(cert.params[param]) and value == cert.params[param], (lemma, value, cert.params[param])
@@ -302,10 +309,9 @@ NEGATIVE_CONTROL_FAILS = {
 @pytest.mark.parametrize("lemma", sorted(LEMMA_CLAIMS))
 def test_lemma_fails_exactly_where_its_negative_control_is_wrong(lemma):
     from attncert.certificates.engine.evidence import holds_exactly
-    from attncert.certificates.engine.registry import select
 
     cert_id, param = LEMMA_CLAIMS[lemma]
-    (cert,) = [c for c in select(paper="plga", pattern=cert_id) if c.id == cert_id]
+    cert = _certificate(cert_id)
     right, wrong = getattr(tplga, lemma)(), getattr(tplga, lemma)(cert.mutant.overrides[param])
     assert all(holds_exactly(fact) for _, fact in right)
     assert [label for label, fact in wrong if not holds_exactly(fact)] == NEGATIVE_CONTROL_FAILS[lemma]
