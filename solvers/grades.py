@@ -53,8 +53,12 @@ class ClippedSolution:
 
     @property
     def gain(self) -> float:
+        """1 / Lambda*_C, math.inf where it overflows a double (the reported value underflows)."""
         log_value = math.log(self.value) if self.log_value is None else self.log_value
-        return math.exp(-log_value) if -log_value < 709.78 else math.inf
+        try:
+            return math.exp(-log_value)
+        except OverflowError:
+            return math.inf
 
     @property
     def log_grading(self) -> np.ndarray:

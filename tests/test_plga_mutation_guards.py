@@ -209,6 +209,25 @@ def test_decoder_matches_a_direct_implementation():
     np.testing.assert_allclose(model.sdpa_reference(tokens), _decoder(model, tokens, operator=eye), rtol=1e-8, atol=1e-12)
 
 
+def test_decoder_adds_the_output_bias_b_o():
+    """plga.md Def 4.3 (post-LN): U = LN(X + [heads] W_O + b_O). The random init sets b_O = 0, so the sign of
+    b_O went unseen (both decoders share the residual block); with a trained, nonzero b_O the decoder must
+    match the direct implementation written from the spec, and differ from the one with -b_O."""
+    model = sv.PLDRDecoder.random(5, **DECODER_SIZE)
+    tokens = np.array([3, 17, 0, 39, 8, 8])
+    rng = np.random.default_rng(20261213)
+    for layer in model.layers:
+        layer["bo"] = rng.normal(0.0, 0.5, layer["bo"].shape)
+    expected = _decoder(model, tokens)
+    np.testing.assert_allclose(model(tokens), expected, rtol=1e-8, atol=1e-12)
+    np.testing.assert_allclose(
+        model.sdpa_reference(tokens), _decoder(model, tokens, operator=np.eye(model.dk)), rtol=1e-8, atol=1e-12
+    )
+    for layer in model.layers:
+        layer["bo"] = -layer["bo"]
+    assert np.max(np.abs(_decoder(model, tokens) - expected)) > 1e-3
+
+
 def test_sdpa_matches_a_direct_implementation():
     q, k, v = (RNG.normal(size=(4, 8)) for _ in range(3))
     np.testing.assert_allclose(sv.sdpa(q, k, v), _softmax_rows(q @ k.T / np.sqrt(8), causal=True) @ v, rtol=1e-12)

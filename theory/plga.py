@@ -416,14 +416,15 @@ def nonresonance_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
     n = z3.Int("n")
     lemma_form = z3.And(*(f != 2 * pi * n for f in combos))  # none of the three in 2 pi Z, at one n
     nonresonant = z3.ForAll([n], lemma_form)
-    # the statement is not weaker than Claim A: each of the three resonances falsifies it
-    rejects = [z3_valid(z3.Not(nonresonant), (pi > 3, f == 2 * pi), f"{f} = 2 pi falsifies it") for f in combos]
+    # the statement is not weaker than Claim A: each of the three resonances falsifies it (n = 1, whatever pi is)
+    rejects = [z3_valid(z3.Not(nonresonant), (f == 2 * pi,), f"{f} = 2 pi falsifies it") for f in combos]
     # E11: Prop 4.1's form (theta_a != +-theta_b mod 2 pi, theta_a != 0 mod pi), written as printed, is the
-    # form built from the three frequencies above (Lemma 5.9's), clause by clause for every n
+    # form built from the three frequencies above (Lemma 5.9's), clause by clause for every n and every real pi
+    # (theta_a = pi n <=> 2 theta_a = 2 pi n needs no bound on pi, so none is assumed)
     prop41 = z3.And(ta != pi * n, ta - tb != 2 * pi * n, ta + tb != 2 * pi * n)
     same_forms = z3_valid(
         z3.ForAll([n], prop41 == lemma_form),
-        (pi > 3,),
+        (),
         "theta_a, theta_a -+ theta_b against 2 pi Z: Prop 4.1's form <=> the frequencies' form",
     )
     return [
