@@ -281,12 +281,16 @@ class Statistics:
 
 
 def pearson_r(x: Sequence[float], y: Sequence[float]) -> float:
-    """Pearson's correlation coefficient of two samples (NaN when one is constant).
+    """Pearson's correlation coefficient of two paired samples (NaN when one is constant or has
+    fewer than two values; ValueError when they are not two 1-D samples of the same length).
 
     Computed here rather than with ``scipy.stats``, whose import (about 0.6 s) would be most of
     the time of a summary; tests check both functions against ``scipy.stats`` on random samples."""
     a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    if np.all(a == a[0]) or np.all(b == b[0]):
+    if a.ndim != 1 or b.ndim != 1 or a.size != b.size:
+        # unpaired samples used to give NaN (a length-1 y) or numpy's matmul message
+        raise ValueError(f"pearson_r needs two 1-D samples of the same length, got shapes {a.shape} and {b.shape}")
+    if a.size == 0 or np.all(a == a[0]) or np.all(b == b[0]):  # one value is a constant sample
         return math.nan
     a, b = a - a.mean(), b - b.mean()
     a, b = a / np.max(np.abs(a)), b / np.max(np.abs(b))  # scaled, so tiny or huge samples cannot underflow

@@ -34,7 +34,6 @@ from attncert.solvers.score_model import ScoreModel, nested_logsumexp, softmax_m
 from attncert.solvers.score_quadrature import softmax_mass_quadrature
 from attncert.solvers.sweep import DaskExecutor, ExecutorUnavailable, LocalExecutor, get_executor
 from attncert.theory import gllm as tg
-from attncert.theory import plga as tp
 from attncert.theory import psa as ts
 
 
@@ -269,12 +268,6 @@ def test_linearize_sums_leaves_a_double_sum_alone():
     double = sp.Sum(x[i] * x[j], (j, 1, n), (i, 1, n))
     assert tg.linearize_sums(double) == double
     assert tg.linearize_sums(sp.Sum(x[j], (j, 1, n))) == sp.Sum(x[i], (i, 1, n))
-
-
-def test_commutant_dimension_refuses_equal_cosines_of_different_angles():
-    """theta and 2 pi - theta have one cosine: the 2 x 2-block lemma as coded does not decide that pair."""
-    with pytest.raises(ValueError, match="cannot separate"):
-        tp.commutant_dimension([sp.pi / 3, 5 * sp.pi / 3])
 
 
 def test_identity_coefficients_of_a_transpose():

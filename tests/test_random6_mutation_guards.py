@@ -47,6 +47,13 @@ def test_reference_sdpa_survives_logits_beyond_the_exponent_range():
         [sp.Integer(0), sp.pi],
         [sp.Integer(0), sp.pi / 3, sp.pi],
         [sp.pi / 3, sp.pi / 3, sp.Integer(1)],
+        # repeated planes with R = +-I, and equal cosines of different angles (theta, -theta, 2 pi - theta,
+        # theta + 2 pi): each block pair with one cosine counts, 4 where the sine vanishes (set 13)
+        [sp.Integer(0), sp.Integer(0)],
+        [sp.pi, sp.pi],
+        [sp.pi / 3, -sp.pi / 3],
+        [sp.pi / 3, 5 * sp.pi / 3],
+        [sp.pi / 2, 5 * sp.pi / 2],
     ],
 )
 def test_commutant_dimension_is_the_nullity_of_the_commutator_map(thetas):

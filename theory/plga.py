@@ -771,35 +771,53 @@ def scale_covariance_lemma(f: Callable[[sp.Expr, sp.Expr, sp.Expr], sp.Expr]) ->
     ]
 
 
+_ENCLOSURE_DIGITS = (40, 80, 160, 320, 640)  # interval precisions tried before a zero test gives up
+
+
 def commutant_dimension(thetas: list[sp.Expr]) -> int:
-    """dim {G : G R_1 = R_1 G} for R_1 = (+)_j Rot(theta_j), counted block by block with the
-    2 x 2-block lemma: an off-diagonal block pair (a, b) contributes 0 when cos theta_a != cos theta_b
-    (decided by an outward-rounded interval excluding 0) and 2 when the angles coincide exactly; a
-    diagonal block contributes 2 when sin theta != 0 (interval), else 4."""
+    """dim {G : G R_1 = R_1 G} for R_1 = (+)_j Rot(theta_j), real closed-form angles, counted block by
+    block with the 2 x 2-block lemma (``commutant_block_lemma``): the block pair (a, b) contributes 0
+    when cos theta_a != cos theta_b; otherwise sin theta_b = +-sin theta_a, and it contributes 2 when
+    sin theta_a != 0 and 4 when sin theta_a = 0 (then R_a = R_b = +-I). Each zero test is decided: "not
+    zero" by an outward-rounded interval excluding 0, from 40 digits refined up to 640; "zero" by SymPy
+    simplifying it to 0. ValueError when neither decides (a zero SymPy cannot prove, or a nonzero
+    below the finest interval)."""
     import mpmath
 
+    boxes: dict[tuple[int, int], object] = {}
+
+    def box(j: int, digits: int):
+        """theta_j in an interval of relative radius 10^(5 - digits) around its digits-digit value."""
+        if (j, digits) not in boxes:
+            mid = sp.Float(sp.N(thetas[j], digits), digits)
+            radius = sp.Float(10, digits) ** (5 - digits) * max(1, abs(mid))
+            boxes[j, digits] = mpmath.iv.mpf([str(mid - radius), str(mid + radius)])
+        return boxes[j, digits]
+
+    def is_zero(enclose: Callable[[int], object], exact: sp.Expr, label: str) -> bool:
+        for digits in _ENCLOSURE_DIGITS:
+            mpmath.iv.prec = int(3.33 * digits) + 64
+            interval = enclose(digits)
+            if interval.a > 0 or interval.b < 0:
+                return False
+            if digits == _ENCLOSURE_DIGITS[0] and sp.simplify(exact) == 0:
+                return True
+        raise ValueError(f"cannot decide whether {label} is 0 (intervals to {digits} digits, exact simplification)")
+
     old = mpmath.iv.prec
-    mpmath.iv.prec = 120
     try:
-
-        def enclosure(x: sp.Expr):
-            mid = sp.Float(sp.N(x, 40), 40)
-            return mpmath.iv.mpf([str(mid - sp.Float("1e-35", 40)), str(mid + sp.Float("1e-35", 40))])
-
-        boxes = [enclosure(t) for t in thetas]
+        sin_zero = [
+            is_zero(lambda digits, a=a: mpmath.iv.sin(box(a, digits)), sp.sin(t), f"sin theta_{a}") for a, t in enumerate(thetas)
+        ]
         dim = 0
         for a, ta in enumerate(thetas):
             for b, tb in enumerate(thetas):
-                if a == b:
-                    sin = mpmath.iv.sin(boxes[a])
-                    dim += 2 if (sin.a > 0 or sin.b < 0) else 4
-                else:
-                    gap = mpmath.iv.cos(boxes[a]) - mpmath.iv.cos(boxes[b])
-                    if gap.a > 0 or gap.b < 0:
-                        continue
-                    if sp.simplify(ta - tb) != 0:
-                        raise ValueError(f"cannot separate cos theta_{a} from cos theta_{b}")
-                    dim += 2
+                if a == b or is_zero(
+                    lambda digits, a=a, b=b: mpmath.iv.cos(box(a, digits)) - mpmath.iv.cos(box(b, digits)),
+                    sp.cos(ta) - sp.cos(tb),
+                    f"cos theta_{a} - cos theta_{b}",
+                ):
+                    dim += 4 if sin_zero[a] else 2
         return dim
     finally:
         mpmath.iv.prec = old
