@@ -13,7 +13,8 @@ their docstring says otherwise.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
@@ -771,6 +772,19 @@ def scale_covariance_lemma(f: Callable[[sp.Expr, sp.Expr, sp.Expr], sp.Expr]) ->
     ]
 
 
+@contextlib.contextmanager
+def iv_precision(bits: int) -> Iterator[None]:
+    """Interval arithmetic at ``bits`` of precision (mpmath.iv has no workprec of its own)."""
+    import mpmath
+
+    old = mpmath.iv.prec
+    mpmath.iv.prec = bits
+    try:
+        yield
+    finally:
+        mpmath.iv.prec = old
+
+
 _ENCLOSURE_DIGITS = (40, 80, 160, 320, 640)  # interval precisions tried before a zero test gives up
 
 
@@ -796,31 +810,27 @@ def commutant_dimension(thetas: list[sp.Expr]) -> int:
 
     def is_zero(enclose: Callable[[int], object], exact: sp.Expr, label: str) -> bool:
         for digits in _ENCLOSURE_DIGITS:
-            mpmath.iv.prec = int(3.33 * digits) + 64
-            interval = enclose(digits)
+            with iv_precision(int(3.33 * digits) + 64):
+                interval = enclose(digits)
             if interval.a > 0 or interval.b < 0:
                 return False
             if digits == _ENCLOSURE_DIGITS[0] and sp.simplify(exact) == 0:
                 return True
         raise ValueError(f"cannot decide whether {label} is 0 (intervals to {digits} digits, exact simplification)")
 
-    old = mpmath.iv.prec
-    try:
-        sin_zero = [
-            is_zero(lambda digits, a=a: mpmath.iv.sin(box(a, digits)), sp.sin(t), f"sin theta_{a}") for a, t in enumerate(thetas)
-        ]
-        dim = 0
-        for a, ta in enumerate(thetas):
-            for b, tb in enumerate(thetas):
-                if a == b or is_zero(
-                    lambda digits, a=a, b=b: mpmath.iv.cos(box(a, digits)) - mpmath.iv.cos(box(b, digits)),
-                    sp.cos(ta) - sp.cos(tb),
-                    f"cos theta_{a} - cos theta_{b}",
-                ):
-                    dim += 4 if sin_zero[a] else 2
-        return dim
-    finally:
-        mpmath.iv.prec = old
+    sin_zero = [
+        is_zero(lambda digits, a=a: mpmath.iv.sin(box(a, digits)), sp.sin(t), f"sin theta_{a}") for a, t in enumerate(thetas)
+    ]
+    dim = 0
+    for a, ta in enumerate(thetas):
+        for b, tb in enumerate(thetas):
+            if a == b or is_zero(
+                lambda digits, a=a, b=b: mpmath.iv.cos(box(a, digits)) - mpmath.iv.cos(box(b, digits)),
+                sp.cos(ta) - sp.cos(tb),
+                f"cos theta_{a} - cos theta_{b}",
+            ):
+                dim += 4 if sin_zero[a] else 2
+    return dim
 
 
 # --- Prop 3.11 (ii)-(iv) ----------------------------------------------------------------------

@@ -5,8 +5,6 @@ constant C_Theta (interval), the multiplier's geometric sum, the symmetric case 
 
 from __future__ import annotations
 
-import contextlib
-
 import mpmath
 import numpy as np
 import sympy as sp
@@ -17,17 +15,6 @@ from attncert.certificates.engine.registry import certificate
 from attncert.certificates.plga import claim
 from attncert.solvers import plga as ref
 from attncert.theory import plga as th
-
-
-@contextlib.contextmanager
-def _iv_precision(bits: int):
-    """Interval arithmetic at ``bits`` of precision (mpmath.iv has no workprec of its own)."""
-    old = mpmath.iv.prec
-    mpmath.iv.prec = bits
-    try:
-        yield
-    finally:
-        mpmath.iv.prec = old
 
 
 def _iv_thetas(dk: int, base: int) -> list:
@@ -60,7 +47,7 @@ def _scaled_law(j: sp.Expr, dk: sp.Expr, base: sp.Expr) -> sp.Expr:
 )
 def nonresonant(ctx: Context, *, law) -> Evidence:
     bad = []
-    with _iv_precision(120):
+    with th.iv_precision(120):
         two_pi = 2 * mpmath.iv.pi
         th_ = [mpmath.iv.mpf(4 if law is _scaled_law else 1) * t for t in _iv_thetas(th.D_K, th.ROPE_BASE)]
         for j in range(len(th_) - 1):
@@ -223,7 +210,7 @@ def commutant_64(ctx: Context, *, duplicate_plane) -> Evidence:
     tags=("lemma59", "rope"),
 )
 def twirl_constant(ctx: Context, *, which) -> Evidence:
-    with _iv_precision(200):
+    with th.iv_precision(200):
         th_ = _iv_thetas(th.D_K, th.ROPE_BASE)
         omega = th_[-2] - th_[-1] if which == "difference" else 2 * th_[-1]
         others = [2 * t for t in th_] + [abs(a - b) for i, a in enumerate(th_) for k, b in enumerate(th_) if i != k]
