@@ -823,13 +823,15 @@ def commutant_dimension(thetas: list[sp.Expr]) -> int:
     ]
     dim = 0
     for a, ta in enumerate(thetas):
-        for b, tb in enumerate(thetas):
-            if a == b or is_zero(
+        block = 4 if sin_zero[a] else 2  # a block pair (a, b) with one cosine, (a, a) included
+        dim += block
+        for b in range(a + 1, len(thetas)):
+            if is_zero(
                 lambda digits, a=a, b=b: mpmath.iv.cos(box(a, digits)) - mpmath.iv.cos(box(b, digits)),
-                sp.cos(ta) - sp.cos(tb),
+                sp.cos(ta) - sp.cos(thetas[b]),
                 f"cos theta_{a} - cos theta_{b}",
             ):
-                dim += 4 if sin_zero[a] else 2
+                dim += 2 * block  # (a, b) and (b, a): one decision, as the cosine test is symmetric
     return dim
 
 
