@@ -54,6 +54,30 @@ def z3_valid(claim: object, hypotheses: tuple = (), how: str = "") -> Decision:
     return Decision(answer == z3.unsat, f"z3: {how or claim} ({'valid' if answer == z3.unsat else answer})")
 
 
+def z3_polynomial(poly: sp.Expr, symbol: sp.Symbol, variable: object) -> object:
+    """A polynomial in ``symbol`` with rational coefficients as a z3 term in ``variable`` (Horner form,
+    exact coefficients); anything else raises SymPy's PolynomialError or a TypeError."""
+    import z3
+
+    term = z3.RealVal(0)
+    for coefficient in sp.Poly(poly, symbol).all_coeffs():
+        term = term * variable + z3.RealVal(str(sp.Rational(coefficient)))
+    return term
+
+
+def z3_rational_nonnegative(
+    expr: sp.Expr, symbol: sp.Symbol, variable: object, hypotheses: tuple = (), how: str = ""
+) -> Decision:
+    """Decide ``hypotheses => expr >= 0`` for a rational function ``expr`` of ``symbol`` (``variable`` its z3
+    twin): with expr = num/den (common denominator, nothing cancelled, so no pole is lost), valid iff
+    num * den >= 0 and den != 0 wherever the hypotheses hold (a quotient has its product's sign)."""
+    import z3
+
+    num, den = sp.fraction(sp.together(expr))
+    top, bottom = z3_polynomial(num, symbol, variable), z3_polynomial(den, symbol, variable)
+    return z3_valid(z3.And(top * bottom >= 0, bottom != 0), hypotheses, f"{how}: ({num})/({den}) >= 0")
+
+
 def z3_abs_at_most(x: object, bound: object) -> object:
     """|x| <= bound as a z3 formula (both sides: -bound <= x <= bound)."""
     import z3
@@ -644,9 +668,14 @@ def layer_norm_lemma(radius: Callable[[sp.Expr, sp.Expr, sp.Expr], sp.Expr]) -> 
     difference = c * xc / sp.sqrt(c**2 * V + eps) - xc / sp.sqrt(V + eps)
     formula = xc / sp.sqrt(V) * (1 / sp.sqrt(1 + eps / (c**2 * V)) - 1 / sp.sqrt(1 + eps / V))
     x = sp.Symbol("x", nonnegative=True)
-    f = x / 2 - 1 + (1 + x) ** sp.Rational(-1, 2)
-    y = z3.Real("y")
+    f = x / 2 - (1 - (1 + x) ** sp.Rational(-1, 2))  # the claim's right side minus its left side
+    y_sym, y = sp.Symbol("y", positive=True), z3.Real("y")
     at_least_one = (y >= 1,)  # y = sqrt(1 + x) over the whole x >= 0
+
+    def nonnegative_in_y(expr: sp.Expr, how: str) -> Decision:
+        # at x = y^2 - 1 (y > 0, so sqrt(y^2) = y) expr is a rational function of y
+        return z3_rational_nonnegative(expr.subs(x, y_sym**2 - 1), y_sym, y, at_least_one, f"{how} on y >= 1")
+
     return [
         ("mean(r + delta 1) = mean(r) + delta (so centred row and variance are unchanged)", sp.simplify(mean_shift)),
         ("scale difference formula", sp.simplify(difference - formula)),
@@ -654,14 +683,8 @@ def layer_norm_lemma(radius: Callable[[sp.Expr, sp.Expr, sp.Expr], sp.Expr]) -> 
         ("d v/(v + eps) < d", sp.Lt(sp.factor(sp.together(d * var / (var + eps) - d)), 0)),
         ("f(0) = 0 for f = x/2 - 1 + (1 + x)^(-1/2)", f.subs(x, 0)),
         ("f'(x) = (1 - (1 + x)^(-3/2))/2", sp.diff(f, x) - (1 - (1 + x) ** sp.Rational(-3, 2)) / 2),
-        (
-            "f' >= 0 on x >= 0: with y = sqrt(1 + x) >= 1, 1 - y^(-3) >= 0",
-            z3_valid(1 - 1 / y**3 >= 0, at_least_one, "1 - y^(-3) >= 0 on y >= 1"),
-        ),
-        (
-            "1 - 1/y <= (y^2 - 1)/2 for y >= 1",
-            z3_valid(1 - 1 / y <= (y**2 - 1) / 2, at_least_one, "1 - 1/y <= (y^2 - 1)/2 on y >= 1"),
-        ),
+        ("f' >= 0 on x >= 0, in y = sqrt(1 + x) >= 1", nonnegative_in_y(sp.diff(f, x), "f'(y^2 - 1)")),
+        ("1 - (1 + x)^(-1/2) <= x/2 on x >= 0, in y = sqrt(1 + x) >= 1", nonnegative_in_y(f, "f(y^2 - 1)")),
         ("the hypotheses start at y = 1 (x = 0, v = eps)", z3_range_end(at_least_one, y, 1, side="low", how="y = 1")),
     ]
 

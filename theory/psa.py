@@ -49,18 +49,20 @@ def block2(a: sp.Expr, b: sp.Expr, c: sp.Expr, e: sp.Expr, n: Dimension = 1) -> 
     return sp.BlockMatrix([[a * eye, b * eye], [c * eye, e * eye]])
 
 
-def block_diagonal(first, second, n: Dimension = 1):
-    """first (+) second for two 2n x 2n operators (explicit, or 2x2 blocks over Identity(n))."""
-    if isinstance(n, int):
+def block_diagonal(first, second):
+    """first (+) second for a 2n x 2n and a 2m x 2m operator in the same representation: explicit
+    matrices, or 2x2 block matrices over Identity(n) and Identity(m) (whose widths the blocks carry)."""
+    if not isinstance(first, sp.BlockMatrix):
         return sp.diag(first, second)
-    z = sp.ZeroMatrix(n, n)
     a, b = first.blocks, second.blocks
+    n, m = a[0, 0].rows, b[0, 0].rows
+    above, below = sp.ZeroMatrix(n, m), sp.ZeroMatrix(m, n)
     return sp.BlockMatrix(
         [
-            [a[0, 0], a[0, 1], z, z],
-            [a[1, 0], a[1, 1], z, z],
-            [z, z, b[0, 0], b[0, 1]],
-            [z, z, b[1, 0], b[1, 1]],
+            [a[0, 0], a[0, 1], above, above],
+            [a[1, 0], a[1, 1], above, above],
+            [below, below, b[0, 0], b[0, 1]],
+            [below, below, b[1, 0], b[1, 1]],
         ]
     )
 
@@ -81,7 +83,7 @@ def identity_coefficients(expr: sp.MatrixExpr) -> sp.Matrix:
 
 
 def _identity_coefficient(block: sp.Basic) -> sp.Expr:
-    if isinstance(block, sp.ZeroMatrix) or block == 0:
+    if isinstance(block, sp.ZeroMatrix):
         return sp.Integer(0)
     if isinstance(block, sp.Identity):
         return sp.Integer(1)
@@ -160,14 +162,14 @@ def position_projection(n: Dimension = 1):
 
 def joint_shear(gq: sp.Expr = gamma_q, gk: sp.Expr = gamma_k, n: Dimension = 1):
     """M_{gamma_q} (+) M_{gamma_k} on the joint space (q, p_q, k, p_k) (Prop 36)."""
-    return block_diagonal(upper_shear(gq, n), upper_shear(gk, n), n)
+    return block_diagonal(upper_shear(gq, n), upper_shear(gk, n))
 
 
 def symplectic_defect(m, n: Dimension = 1, blocks: int = 1):
     """M^T J M - J, with J = J (+) ... (+) J (``blocks`` copies) on R^{2n * blocks}."""
     j = symplectic_form(n)
     for _ in range(blocks - 1):
-        j = block_diagonal(j, symplectic_form(n), n)
+        j = block_diagonal(j, symplectic_form(n))
     return m.T * j * m - j
 
 

@@ -170,7 +170,7 @@ def shear_float64(ctx: Context, *, q_block_scale) -> Evidence:
     params={"joint": th.joint_shear},
     mutant=Mutant(
         "key operator: the boost [[cI, sI], [sI, cI]] (not symplectic, moves p_k)",
-        {"joint": lambda a, b, n: th.block_diagonal(th.upper_shear(a, n), _boost(b, n), n)},
+        {"joint": lambda a, b, n: th.block_diagonal(th.upper_shear(a, n), _boost(b, n))},
     ),
     tags=("C4", "symplectic"),
 )
