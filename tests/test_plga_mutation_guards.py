@@ -209,23 +209,50 @@ def test_decoder_matches_a_direct_implementation():
     np.testing.assert_allclose(model.sdpa_reference(tokens), _decoder(model, tokens, operator=eye), rtol=1e-8, atol=1e-12)
 
 
-def test_decoder_adds_the_output_bias_b_o():
-    """plga.md Def 4.3 (post-LN): U = LN(X + [heads] W_O + b_O). The random init sets b_O = 0, so the sign of
-    b_O went unseen (both decoders share the residual block); with a trained, nonzero b_O the decoder must
-    match the direct implementation written from the spec, and differ from the one with -b_O."""
+def _zero_init_biases(model: sv.PLDRDecoder) -> dict[str, list[np.ndarray]]:
+    """Every bias the random init sets to zero (plga.md §1.9): b_O per layer, b_W and b_a per head, the metric
+    learner's b1, b2, b3 per SwiGLU block, and the unembedding's b."""
+    biases: dict[str, list[np.ndarray]] = {"b_O": [], "b_W": [], "b_a": [], "phi b1": [], "phi b2": [], "phi b3": []}
+    for layer in model.layers:
+        biases["b_O"].append(layer["bo"])
+        biases["b_W"] += [head.b_W for head in layer["heads"]]
+        biases["b_a"] += [head.b_a for head in layer["heads"]]
+        for unit in layer["phi"].blocks:
+            for k in range(0, len(unit), 6):
+                for name, offset in (("phi b1", 1), ("phi b2", 3), ("phi b3", 5)):
+                    biases[name].append(unit[k + offset])
+    biases["b_vocab"] = [model.b_vocab]
+    return biases
+
+
+def test_decoder_with_every_bias_trained_matches_the_spec():
+    """plga.md Def 3.2 and Def 4.3: every bias enters with a plus sign (W A + b_W, a A_P + b_a, the SwiGLU blocks'
+    h W + b, [heads] W_O + b_O, x W_U + b). The random init sets all of them to zero, so a sign flipped on any
+    went unseen (sets 12 and 15 of the random mutations: b_O, then the SDPA reference's b). With trained,
+    nonzero biases both decoders must match the direct implementation written from the spec, and flipping
+    any one kind of bias must move that implementation, so the comparison can see it."""
     model = sv.PLDRDecoder.random(5, **DECODER_SIZE)
     tokens = np.array([3, 17, 0, 39, 8, 8])
     rng = np.random.default_rng(20261213)
-    for layer in model.layers:
-        layer["bo"] = rng.normal(0.0, 0.5, layer["bo"].shape)
+    biases = _zero_init_biases(model)
+    assert all(not b.any() for group in biases.values() for b in group)  # what the init law says
+    for group in biases.values():
+        for b in group:
+            b[...] = rng.normal(0.0, 0.5, b.shape)  # in place: the dataclasses are frozen, their arrays are not
     expected = _decoder(model, tokens)
+    eye = np.eye(model.dk)
     np.testing.assert_allclose(model(tokens), expected, rtol=1e-8, atol=1e-12)
-    np.testing.assert_allclose(
-        model.sdpa_reference(tokens), _decoder(model, tokens, operator=np.eye(model.dk)), rtol=1e-8, atol=1e-12
-    )
-    for layer in model.layers:
-        layer["bo"] = -layer["bo"]
-    assert np.max(np.abs(_decoder(model, tokens) - expected)) > 1e-3
+    np.testing.assert_allclose(model.sdpa_reference(tokens), _decoder(model, tokens, operator=eye), rtol=1e-8, atol=1e-12)
+    expected_sdpa = _decoder(model, tokens, operator=eye)
+    for name, group in biases.items():
+        for b in group:
+            b *= -1
+        moved = np.max(np.abs(_decoder(model, tokens) - expected))
+        if name in ("b_O", "b_vocab"):  # the SDPA special case has no G_LM: only these two are in its path
+            moved = min(moved, np.max(np.abs(_decoder(model, tokens, operator=eye) - expected_sdpa)))
+        for b in group:
+            b *= -1
+        assert moved > 1e-3, name
 
 
 def test_sdpa_matches_a_direct_implementation():

@@ -229,11 +229,18 @@ def log_gain_along_ray(p: IndexedProfiles, v: sp.IndexedBase, eps: sp.Symbol, lo
 
 @dataclass(frozen=True)
 class InductionProof:
-    """An identity S(d) = 0 for every d >= 1: ``base`` is S(1), ``step`` is S(d+1) - S(d) in normal form."""
+    """An identity S(d) = 0 for every d >= 1: ``base`` is S(1), ``step`` is S(d+1) - S(d) in normal form,
+    ``variable`` is d. Induction covers the positive integers only, so d must be declared one: a step taken
+    in a real d would be an algebraic identity, not the induction step the proof cites."""
 
     statement: str
+    variable: sp.Symbol
     base: sp.Expr
     step: sp.Expr
+
+    def __post_init__(self) -> None:
+        if not (self.variable.is_integer and self.variable.is_positive):
+            raise ValueError(f"{self.statement}: induction on {self.variable} needs it declared a positive integer")
 
 
 def _peel(s: sp.Sum) -> sp.Expr:
@@ -264,7 +271,7 @@ def lagrange_identity() -> tuple[sp.IndexedBase, sp.IndexedBase, sp.Symbol, Indu
     base = residual(sp.Integer(1)).replace(lambda e: isinstance(e, sp.Sum) and len(e.limits) > 1, _peel).doit()
     upper = residual(d + 1).replace(lambda e: isinstance(e, sp.Sum) and e.limits[-1][2] == d + 1, _peel)
     step = linearize_sums(sp.expand(upper.doit(deep=False)) - residual(d))
-    return x, y, d, InductionProof("Lagrange identity", base, step)
+    return x, y, d, InductionProof("Lagrange identity", d, base, step)
 
 
 def lagrange_pair_term(alpha_i: sp.Expr, alpha_j: sp.Expr, tau_i: sp.Expr, tau_j: sp.Expr, g_i: sp.Expr, g_j: sp.Expr) -> sp.Expr:
@@ -416,7 +423,7 @@ def polarisation_identity() -> tuple[sp.IndexedBase, sp.Symbol, InductionProof]:
 
     base = peel_top(residual(sp.Integer(1)), sp.Integer(1)).doit()
     step = linearize_sums(sp.expand(peel_top(residual(heads + 1), heads + 1)) - residual(heads))
-    return x, heads, InductionProof("polarisation identity", base, step)
+    return x, heads, InductionProof("polarisation identity", heads, base, step)
 
 
 def grade_base(d_k: sp.Expr) -> sp.Expr:

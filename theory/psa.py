@@ -9,6 +9,7 @@ constants so that a change to them (say 8L -> 7L) is seen by every certificate.
 from __future__ import annotations
 
 import sympy as sp
+from mpmath.libmp import NoConvergence
 
 # --- symbols ---------------------------------------------------------------------------
 gamma, gamma_q, gamma_k, eps = sp.symbols("gamma gamma_q gamma_k epsilon", real=True)
@@ -343,9 +344,16 @@ def t3_restored_crossing(dk: sp.Expr = d_k, LL: sp.Expr = L, g: sp.Expr = gamma)
 
 
 def smallest_positive_root(expr: sp.Expr, var: sp.Symbol = gamma, digits: int = 30) -> sp.Float | None:
-    """The smallest positive real root of a polynomial in ``var`` (numerically, to ``digits``)."""
+    """The smallest positive real root of a polynomial in ``var`` (numerically, to ``digits``); None if
+    it has none."""
     poly = sp.Poly(sp.nsimplify(expr) if expr.has(sp.Float) else expr, var)
-    roots = [r for r in poly.nroots(n=digits) if r.is_real and r > 0]
+    try:
+        found = poly.nroots(n=digits)
+    except NoConvergence:
+        # a repeated root stalls the iteration; the square-free part has the same roots, each once
+        # (taken only here: over an EX domain it costs about a second)
+        found = poly.sqf_part().nroots(n=digits)
+    roots = [r for r in found if r.is_real and r > 0]
     return min(roots) if roots else None
 
 
