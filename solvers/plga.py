@@ -147,7 +147,7 @@ def sdpa(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 def rope_frequencies(dk: int, base: float | None = None) -> np.ndarray:
     """theta_j = base^{-2(j-1)/d_k} in float64 (base: theory.plga.ROPE_BASE unless given)."""
-    return float(th.ROPE_BASE if base is None else base) ** (-2 * np.arange(dk // 2) / dk)
+    return float(th.ROPE_BASE if base is None else base) ** (-2 * np.arange(th.rope_planes(dk)) / dk)
 
 
 def difference_frequencies(thetas: np.ndarray, ordered: bool = True) -> np.ndarray:

@@ -118,11 +118,12 @@ def induction_task(seed: int, *, batch: int, T: int, vocab: int) -> tuple[Any, A
     return tokens, p
 
 
-def bilinear_induction_scores(backend: Backend, x: Any, head: Any, gamma_k: float, gamma_q: float = 0.0) -> Any:
+def bilinear_induction_scores(backend: Backend, x: Any, head: Any, gamma_k: float, gamma_q: float) -> Any:
     """One-layer bilinear scores of the query (last token) against the T - 1 earlier keys,
     s_j = q~^T W k~_j with the query-side shear q~ = (1 + gamma_q) x_{T-1} - gamma_q x_{T-2} and the key-side
     shear k~_j of order (0, 1): ``gamma_q = gamma_k = 0`` is the plain (0, 0) score of Prop 1, ``gamma_k = 0``
-    the query-only operator of Cor 68. ``x``: embedded sequences (batch, T, d). Shape (batch, T - 1)."""
+    the query-only operator of Cor 68. ``x``: embedded sequences (batch, T, d). Shape (batch, T - 1).
+    Both taps are required: a default would decide silently which operator a caller certifies."""
     xp = backend.xp
     query = (x[:, -1, :] + gamma_q * (x[:, -1, :] - x[:, -2, :])) @ head  # (batch, d)
     raw = (x[:, :-1, :] @ query[:, :, None])[:, :, 0]  # s_j = q~^T W k_j, (batch, T - 1)

@@ -292,7 +292,7 @@ NEGATIVE_CONTROL_FAILS = {
     "layer_norm_jacobian_lemma": ["du/dr = (I - u u^T/d) P / sqrt(v + eps)"],
     "layer_norm_proxy_lemma": ["sqrt(1+x) - 1 <= 1/4 x"],
     "nonresonance_lemma": ["theta_0 < pi", "2 theta_0 < 2 pi needs theta_0 <= 1 < 3 < pi: theta_0 <= 1"],
-    "notears_lemma": ["tr N^k = 0 for k >= 1 on an acyclic support"],
+    "notears_lemma": ["tr N^k = 0 for k >= 1: the diagonal lies in the band"],
     "order_parameter_lemma": ["m = 0 iff the numerator |D(x1) - D(x2)| vanishes"],
     "position_window_lemma": ["the window contains the pairs (1, 1) and (2, 2) (offset 0 twice)"],
     "positivity_obstruction_lemma": ["A_ii >= eps => A_ii^2 >= eps^1", "d_k eps^2 = 6.4e-17 at d_k = 64"],

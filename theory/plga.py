@@ -123,7 +123,13 @@ def z3_range_end(constraints: tuple, variable: object, end: object, *, side: str
 
 def matrix_identity(expr: sp.MatrixExpr, what: str) -> Decision:
     """Decide that a matrix expression of symbolic size is the zero matrix: SymPy's expansion of
-    matrix products and sums (distributivity, transposes, inverses) must return the ZeroMatrix."""
+    matrix products and sums (distributivity, transposes, inverses) must return the ZeroMatrix.
+    The identity is for every size, so each symbolic size must be declared a positive integer: a size
+    declared otherwise (real, nonpositive) would prove it over sizes no matrix has, and is refused."""
+    sizes = {dim for node in sp.preorder_traversal(expr) if isinstance(node, sp.MatrixExpr) for dim in node.shape}
+    loose = sorted((str(dim) for dim in sizes if not (dim.is_integer and dim.is_positive)), key=str)
+    if loose:
+        return Decision(False, f"{what}: the sizes {', '.join(loose)} are not declared positive integers")
     reduced = sp.expand(expr)
     return Decision(
         isinstance(reduced, sp.ZeroMatrix) or reduced == 0, f"sympy expand of matrix expressions: {what} -> {reduced}"
@@ -141,9 +147,17 @@ def rope_frequency(j: sp.Expr, dk: sp.Expr, base: sp.Expr | None = None) -> sp.E
     return sp.sympify(ROPE_BASE if base is None else base) ** (-2 * sp.sympify(j) / dk)
 
 
+def rope_planes(dk: int) -> int:
+    """The number d_k/2 of RoPE planes (eq. 4.1). RoPE rotates coordinate pairs, so d_k must be a positive
+    even integer: an odd d_k would leave one coordinate unrotated, which the paper never defines."""
+    if isinstance(dk, bool) or int(dk) != dk or dk <= 0 or dk % 2:
+        raise ValueError(f"RoPE needs d_k a positive even integer, not {dk}")
+    return int(dk) // 2
+
+
 def rope_frequencies(dk: int = D_K, base: int | None = None) -> list[sp.Expr]:
     """theta_j = base^{-2j/d_k}, j = 0..d_k/2 - 1 (eq. 4.1), exact algebraic numbers."""
-    return [rope_frequency(j, dk, base) for j in range(dk // 2)]
+    return [rope_frequency(j, dk, base) for j in range(rope_planes(dk))]
 
 
 def rotation(theta: sp.Expr) -> sp.Matrix:
@@ -480,48 +494,60 @@ def nonresonance_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
 
 
 # --- Thm 4.4 ------------------------------------------------------------------------------
+def zero_band_induction(band: Callable[[object], object], offset: int) -> list[Fact]:
+    """The zero bands of the powers of a matrix N with N_ij = 0 whenever j < i + offset, by induction
+    on k >= 1 (z3 over the integers): (N^k)_ij = 0 whenever j < i + band(k). Base: band(1) is N's band;
+    step: every term (N^k)_il N_lj of (N^{k+1})_ij vanishes when j < i + band(k + 1); then the diagonal
+    of N^k vanishes when 0 < band(k). ``band`` maps a z3 integer k to the claimed width."""
+    import z3
+
+    i, j, mid, k = z3.Ints("i j l k")
+    powers = (k >= 1,)  # the induction starts at k = 1
+
+    def zero_in_n(row, col):
+        return col < row + offset
+
+    def zero_in_power(row, col, power):
+        return col < row + band(power)
+
+    return [
+        ("induction base: N^1 has the zero band of N", z3_valid(zero_in_power(i, j, 1) == zero_in_n(i, j), (), "band(1)")),
+        (
+            "induction step: the zero band of N^{k+1} follows from those of N^k and N",
+            z3_valid(
+                z3.Implies(zero_in_power(i, j, k + 1), z3.Or(zero_in_power(i, mid, k), zero_in_n(mid, j))),
+                powers,
+                "(N^{k+1})_ij = sum_l (N^k)_il N_lj: every term vanishes when j < i + band(k+1)",
+            ),
+        ),
+        ("tr N^k = 0 for k >= 1: the diagonal lies in the band", z3_valid(zero_in_power(i, i, k), powers, "i < i + band(k)")),
+        ("the induction's hypotheses start at k = 1", z3_range_end(powers, k, 1, side="low", how="k = 1")),
+    ]
+
+
 def notears_lemma(loops_are_cycles: bool = True) -> list[Fact]:
     """Thm 4.4 for every d: with N = M o M (entries w^2 >= 0), h(M) = sum_{k>=1} tr N^k / k! and
     tr N^k is the total weight of closed walks of length k, a sum of products of entries of N.
     Acyclic => h = 0: order the vertices topologically, so N_ij = 0 for j < i + 1 (self-loops count
-    as cycles); by induction on k (step decided by z3 over the integers) (N^k)_ij = 0 for j < i + k,
-    so every diagonal entry of N^k (k >= 1) vanishes, tr N^k = 0 and h = 0. A cycle of length L with
+    as cycles); by induction on k (``zero_band_induction``) (N^k)_ij = 0 for j < i + k, so every
+    diagonal entry of N^k (k >= 1) vanishes, tr N^k = 0 and h = 0 (h sums from k = 1, where the
+    induction starts). A cycle of length L with
     nonzero weights => one closed walk of positive weight prod w_e^2 and all others >= 0, so
     tr N^L > 0 and h >= tr N^L / L! > 0. ``loops_are_cycles = False`` is the wrong reading in which a
     topological order only gives N_ij = 0 for j < i."""
     import z3
 
     w = sp.Symbol("w", real=True)
-    i, j, mid, k = z3.Ints("i j l k")
+    i = z3.Int("i")
     offset = 1 if loops_are_cycles else 0  # acyclic: N_ij = 0 whenever j < i + offset
-
-    def zero_in_n(row, col):
-        """N_{row,col} = 0 from the topological order alone: col < row + offset."""
-        return col < row + offset
-
-    def zero_in_power(row, col, power):
-        """(N^power)_{row,col} = 0 by the induction hypothesis: col < row + power offset."""
-        return col < row + power * offset
-
-    powers = (k >= 1,)  # h sums tr N^k / k! from k = 1: the induction must start there
-    base = z3_valid(zero_in_power(i, j, 1) == zero_in_n(i, j), (), "N^1 = N: the band of N^1 is the band of N")
-    step = z3_valid(
-        z3.Implies(zero_in_power(i, j, k + 1), z3.Or(zero_in_power(i, mid, k), zero_in_n(mid, j))),
-        powers,
-        "(N^{k+1})_ij = sum_l (N^k)_il N_lj: every term vanishes when j < i + (k+1) offset",
-    )
-    diagonal = z3_valid(zero_in_power(i, i, k), powers, "diagonal entries of N^k vanish: i < i + k offset")
     # the band of N is what a topological order gives, no more: an edge i -> i + 1 is allowed
-    edges_forward = z3_valid(z3.Not(zero_in_n(i, i + 1)), (), "N_{i,i+1} is not forced to 0")
+    edges_forward = z3_valid(z3.Not(i + 1 < i + offset), (), "N_{i,i+1} is not forced to 0")
     y = sp.IndexedBase("y", positive=True)  # the squared weights w_e^2 > 0 along a cycle
     m, L = sp.Symbol("m", integer=True), sp.Symbol("L", integer=True, positive=True)
     return [
         ("entries of N = M o M are >= 0", sp.Ge(w**2, 0)),
         ("the zero band of N is the topological order's, no more: the edge i -> i + 1 stays free", edges_forward),
-        ("induction base: N^1 has the zero band of N", base),
-        ("zero band grows by one per power (induction step)", step),
-        ("tr N^k = 0 for k >= 1 on an acyclic support", diagonal),
-        ("the induction's hypotheses start at k = 1 (the first term of h)", z3_range_end(powers, k, 1, side="low", how="k = 1")),
+        *zero_band_induction(lambda power: power * offset, offset),
         ("a cycle of length L has closed-walk weight prod w_e^2 > 0", sp.Gt(sp.Product(y[m], (m, 1, L)), 0)),
         ("h >= tr N^L / L! > 0 when a cycle exists", sp.Gt(1 / sp.factorial(L), 0)),
     ]
@@ -535,7 +561,9 @@ def softmax_shift_lemma(shift: Callable[[sp.Expr, sp.Expr], sp.Expr]) -> list[Fa
     for every i ("only if", by taking logs)."""
     i, j = sp.symbols("i j", integer=True)
     z, zp = sp.IndexedBase("z", real=True), sp.IndexedBase("zp", real=True)
-    c = sp.Symbol("c", real=True)
+    # the shift identities hold for every complex c, real ones included: no assumption, so none that
+    # could narrow what is proved
+    c = sp.Symbol("c")
     Zpos = sp.Symbol("Z", positive=True)  # sum_j e^{z_j}
     Zppos = sp.Symbol("Zp", positive=True)  # sum_j e^{z'_j}
     shifted = sp.expand(sp.exp(shift(z[j], c)), power_exp=True)
@@ -566,24 +594,32 @@ def softmax_jacobian_lemma(constant: sp.Expr = sp.S.Half) -> list[Fact]:
     import z3
 
     n = sp.Symbol("n", integer=True, positive=True)
-    i, j = sp.Symbol("i", integer=True), sp.Symbol("j", integer=True)
+    i = sp.Symbol("i", integer=True)
     # a probability vector and a real direction: the sign fact below reads both assumptions
     p, x = sp.IndexedBase("p", nonnegative=True), sp.IndexedBase("x", real=True)
     mean = sp.Sum(p[i] * x[i], (i, 1, n))
     one = sp.Sum(p[i], (i, 1, n))
-    quad = sp.Sum(p[i] * x[i] ** 2, (i, 1, n)) - mean**2
-    variance = sp.Sum(p[i] * x[i] ** 2, (i, 1, n)) - 2 * mean * sp.Sum(p[i] * x[i], (i, 1, n)) + mean**2 * one
+    quad = sp.Sum(p[i] * x[i] ** 2, (i, 1, n)) - mean**2  # x^T diag(p) x - (p^T x)^2
+    # sum_i p_i (x_i - m)^2 for a real m, split by linearity of the sum; at m = mean it is x^T J x
+    m = sp.Symbol("m", real=True)
+    square = sp.Sum(p[i] * (x[i] - m) ** 2, (i, 1, n))
+    variance = sp.factor_terms(sp.expand(square.expand()))
+    # quad is x^T J x itself: checked against the matrix diag(p) - p p^T at n = 3, every p and x
+    p3, x3 = sp.Matrix(sp.symbols("p1:4")), sp.Matrix(sp.symbols("x1:4"))
+    j3 = (x3.T * (sp.diag(*p3) - p3 * p3.T) * x3)[0, 0]
+    at_three = quad.subs(n, 3).doit().subs({p[k]: p3[k - 1] for k in (1, 2, 3)} | {x[k]: x3[k - 1] for k in (1, 2, 3)})
     pi_ = z3.Real("p")
     probability = (pi_ >= 0, pi_ <= 1)
     gersh = z3_valid(2 * pi_ * (1 - pi_) <= z3.RealVal(str(constant)), probability, f"2 p (1 - p) <= {constant} on [0, 1]")
     J2 = sp.Matrix([[sp.Rational(1, 4), -sp.Rational(1, 4)], [-sp.Rational(1, 4), sp.Rational(1, 4)]])
     half = sp.Rational(1, 2)
     return [
-        ("x^T J x = sum p_i (x_i - m)^2 when sum p_i = 1", sp.expand((variance - quad).subs(one, 1))),
+        ("x^T J x = sum_i p_i x_i^2 - (sum_i p_i x_i)^2 (the matrix at n = 3)", sp.expand(j3 - at_three)),
         (
-            "PSD: sum p_i (x_i - m)^2 >= 0 for p_i >= 0 and real x (m = sum_j p_j x_j)",
-            sp.Ge(sp.Sum(p[i] * (x[i] - sp.Sum(p[j] * x[j], (j, 1, n))) ** 2, (i, 1, n)), 0),
+            "x^T J x = sum p_i (x_i - m)^2 at m = sum_i p_i x_i when sum p_i = 1",
+            sp.expand((variance - quad).subs({one: 1, m: mean})),
         ),
+        ("PSD: sum p_i (x_i - m)^2 >= 0 for p_i >= 0 and real x and m", sp.Ge(square, 0)),
         ("Gershgorin row bound 2 p_i (1 - p_i) <= constant", gersh),
         ("the row bound's hypotheses run from p = 0", z3_range_end(probability, pi_, 0, side="low", how="p = 0")),
         (

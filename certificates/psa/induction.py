@@ -51,7 +51,7 @@ def bilinear_fails_induction(ctx: Context, *, gamma_k) -> Evidence:
     cap, chance = 1 / (T - 2), 1 / (T - 1)
     accuracy, previous_token = {}, 0.0
     for name, head in heads.items():
-        scores = ops.bilinear_induction_scores(backend, x, backend.asarray(head), gamma_k)
+        scores = ops.bilinear_induction_scores(backend, x, backend.asarray(head), gamma_k, gamma_q=0.0)  # no query tap
         winner = backend.to_numpy(xp.argmax(scores, axis=1))
         accuracy[name] = float(np.mean(winner == p + 1))
         if name == "identity":
