@@ -531,10 +531,9 @@ def notears_lemma(loops_are_cycles: bool = True) -> list[Fact]:
     Acyclic => h = 0: order the vertices topologically, so N_ij = 0 for j < i + 1 (self-loops count
     as cycles); by induction on k (``zero_band_induction``) (N^k)_ij = 0 for j < i + k, so every
     diagonal entry of N^k (k >= 1) vanishes, tr N^k = 0 and h = 0 (h sums from k = 1, where the
-    induction starts). A cycle of length L with
-    nonzero weights => one closed walk of positive weight prod w_e^2 and all others >= 0, so
-    tr N^L > 0 and h >= tr N^L / L! > 0. ``loops_are_cycles = False`` is the wrong reading in which a
-    topological order only gives N_ij = 0 for j < i."""
+    induction starts). A cycle of length L with nonzero weights => one closed walk of positive weight
+    prod w_e^2 and all others >= 0, so tr N^L > 0 and h >= tr N^L / L! > 0. ``loops_are_cycles = False``
+    is the wrong reading in which a topological order only gives N_ij = 0 for j < i."""
     import z3
 
     w = sp.Symbol("w", real=True)
