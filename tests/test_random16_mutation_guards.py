@@ -78,7 +78,7 @@ def test_bilinear_scores_with_no_taps_are_the_plain_score_of_prop_1():
         ops.bilinear_induction_scores(backend, x, head, 0.0)
 
 
-@pytest.mark.parametrize("dk", [0, -2, 3, 5, 2.5, True])
+@pytest.mark.parametrize("dk", [0, -2, 3, 5, 2.5, True, False, math.nan, math.inf, sp.Rational(9, 2)])
 def test_rope_refuses_a_width_that_is_not_a_positive_even_integer(dk):
     """RoPE rotates coordinate pairs (eq. 4.1): an odd d_k has no RoPE, and both layers say so."""
     for rope_frequencies in (tplga.rope_frequencies, splga.rope_frequencies):

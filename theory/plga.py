@@ -65,6 +65,28 @@ def z3_polynomial(poly: sp.Expr, symbol: sp.Symbol, variable: object) -> object:
     return term
 
 
+def z3_multivariate(poly: sp.Expr, variables: dict[sp.Symbol, object]) -> object:
+    """A polynomial with rational coefficients in several symbols as a z3 term, each symbol replaced by its
+    z3 twin in ``variables`` (exact coefficients); anything else raises SymPy's PolynomialError or a TypeError."""
+    import z3
+
+    symbols = tuple(variables)
+    term = z3.RealVal(0)
+    for powers, coefficient in sp.Poly(poly, *symbols).terms():
+        monomial = z3.RealVal(str(sp.Rational(coefficient)))
+        for symbol, power in zip(symbols, powers, strict=True):
+            monomial = monomial * variables[symbol] ** power if power else monomial
+        term = term + monomial
+    return term
+
+
+def z3_in_sigmoid(expr: sp.Expr, x: sp.Symbol, u: object, s_u: object) -> object:
+    """``expr``, a function of x and e^{-x} that is a polynomial in x and s(x) = 1/(1 + e^{-x}) (a derivative
+    of an activation built from the sigmoid), as a z3 term in u and s(u): e^{-x} = (1 - s)/s."""
+    s = sp.Dummy("s")
+    return z3_multivariate(sp.cancel(expr.subs(sp.exp(-x), (1 - s) / s)), {x: u, s: s_u})
+
+
 def z3_rational_nonnegative(
     expr: sp.Expr, symbol: sp.Symbol, variable: object, hypotheses: tuple = (), how: str = ""
 ) -> Decision:
@@ -149,8 +171,9 @@ def rope_frequency(j: sp.Expr, dk: sp.Expr, base: sp.Expr | None = None) -> sp.E
 
 def rope_planes(dk: int) -> int:
     """The number d_k/2 of RoPE planes (eq. 4.1). RoPE rotates coordinate pairs, so d_k must be a positive
-    even integer: an odd d_k would leave one coordinate unrotated, which the paper never defines."""
-    if isinstance(dk, bool) or int(dk) != dk or dk <= 0 or dk % 2:
+    even integer: an odd d_k would leave one coordinate unrotated, which the paper never defines.
+    (dk % 2 is nonzero for every non-integer too, NaN and infinities included.)"""
+    if dk <= 0 or dk % 2:
         raise ValueError(f"RoPE needs d_k a positive even integer, not {dk}")
     return int(dk) // 2
 
@@ -1045,8 +1068,9 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
     # as the ends of u's range), then pins the rest with numbers, so no change of a number can move it.
     at_zero = (u == 0, a == 0, U == 1, sa == z3.RealVal("0.5"), sg == sa, sU == z3.RealVal("0.75"))
     at_an_edge = (a == U, sU == sa, U == 1, sa == z3.RealVal("0.75"))
-    d_isw = 2 * u * sg + u * u * sg * (1 - sg)
-    d_silu = sg + u * sg * (1 - sg)
+    # z3 reads the derivatives SymPy computes, not a retyped copy
+    d_isw = z3_in_sigmoid(sp.diff(iswiglu(x), x), x, u, sg)
+    d_silu = z3_in_sigmoid(sp.diff(x * s, x), x, u, sg)
     q = z3.RealVal(str(quadratic))
     return [
         ("iSwiGLU' = 2 u s + u^2 s (1 - s)", sp.cancel(sp.together(sp.diff(iswiglu(x), x) - (2 * x * s + x**2 * s * (1 - s))))),
