@@ -90,17 +90,17 @@ def test_lbfgsb_starts_at_the_box_centre_then_at_seeded_uniform_points(monkeypat
         np.testing.assert_array_equal(start, rng.uniform(0, upper, d))
 
 
-def test_z3_polynomial_is_the_polynomial_with_exact_coefficients():
-    """The z3 term agrees with SymPy's polynomial (Horner form, rational coefficients exact) and rejects
+def test_z3_multivariate_is_the_polynomial_with_exact_coefficients():
+    """The z3 term agrees with SymPy's polynomial in one symbol (rational coefficients exact) and rejects
     what is not a polynomial in the symbol."""
     y_sym, y = sp.Symbol("y"), z3.Real("y")
     poly = y_sym**3 - 3 * y_sym + sp.Rational(2, 3)
-    term = plga.z3_polynomial(poly, y_sym, y)
+    term = plga.z3_multivariate(poly, {y_sym: y})
     for value in (sp.Rational(-7, 2), 0, 1, sp.Rational(5, 3)):
         assert z3.simplify(z3.substitute(term, (y, z3.RealVal(str(value))))) == z3.RealVal(str(poly.subs(y_sym, value)))
     assert plga.z3_valid(term == y * y * y - 3 * y + z3.Q(2, 3)).holds
     with pytest.raises(sp.PolynomialError):
-        plga.z3_polynomial(1 / y_sym, y_sym, y)
+        plga.z3_multivariate(1 / y_sym, {y_sym: y})
 
 
 @pytest.mark.parametrize(

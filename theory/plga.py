@@ -54,17 +54,6 @@ def z3_valid(claim: object, hypotheses: tuple = (), how: str = "") -> Decision:
     return Decision(answer == z3.unsat, f"z3: {how or claim} ({'valid' if answer == z3.unsat else answer})")
 
 
-def z3_polynomial(poly: sp.Expr, symbol: sp.Symbol, variable: object) -> object:
-    """A polynomial in ``symbol`` with rational coefficients as a z3 term in ``variable`` (Horner form,
-    exact coefficients); anything else raises SymPy's PolynomialError or a TypeError."""
-    import z3
-
-    term = z3.RealVal(0)
-    for coefficient in sp.Poly(poly, symbol).all_coeffs():
-        term = term * variable + z3.RealVal(str(sp.Rational(coefficient)))
-    return term
-
-
 def z3_multivariate(poly: sp.Expr, variables: dict[sp.Symbol, object]) -> object:
     """A polynomial with rational coefficients in several symbols as a z3 term, each symbol replaced by its
     z3 twin in ``variables`` (exact coefficients); anything else raises SymPy's PolynomialError or a TypeError."""
@@ -96,7 +85,7 @@ def z3_rational_nonnegative(
     import z3
 
     num, den = sp.fraction(sp.together(expr))
-    top, bottom = z3_polynomial(num, symbol, variable), z3_polynomial(den, symbol, variable)
+    top, bottom = z3_multivariate(num, {symbol: variable}), z3_multivariate(den, {symbol: variable})
     return z3_valid(z3.And(top * bottom >= 0, bottom != 0), hypotheses, f"{how}: ({num})/({den}) >= 0")
 
 
