@@ -1057,13 +1057,13 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
     # as the ends of u's range), then pins the rest with numbers, so no change of a number can move it.
     at_zero = (u == 0, a == 0, U == 1, sa == z3.RealVal("0.5"), sg == sa, sU == z3.RealVal("0.75"))
     at_an_edge = (a == U, sU == sa, U == 1, sa == z3.RealVal("0.75"))
-    # z3 reads the derivatives SymPy computes, not a retyped copy
-    d_isw = z3_in_sigmoid(sp.diff(iswiglu(x), x), x, u, sg)
-    d_silu = z3_in_sigmoid(sp.diff(x * s, x), x, u, sg)
+    # the derivatives SymPy computes: the closed-form facts check them and z3 reads them, not a retyped copy
+    isw_prime, silu_prime = sp.diff(iswiglu(x), x), sp.diff(x * s, x)
+    d_isw, d_silu = z3_in_sigmoid(isw_prime, x, u, sg), z3_in_sigmoid(silu_prime, x, u, sg)
     q = z3.RealVal(str(quadratic))
     return [
-        ("iSwiGLU' = 2 u s + u^2 s (1 - s)", sp.cancel(sp.together(sp.diff(iswiglu(x), x) - (2 * x * s + x**2 * s * (1 - s))))),
-        ("silu' = s + u s (1 - s)", sp.cancel(sp.together(sp.diff(x * s, x) - (s + x * s * (1 - s))))),
+        ("iSwiGLU' = 2 u s + u^2 s (1 - s)", sp.cancel(sp.together(isw_prime - (2 * x * s + x**2 * s * (1 - s))))),
+        ("silu' = s + u s (1 - s)", sp.cancel(sp.together(silu_prime - (s + x * s * (1 - s))))),
         ("s' = s (1 - s) > 0 (s increasing)", sp.Gt(sp.factor(sp.diff(s, x)), 0)),
         ("(x s(x))' = s + x s (1 - s) > 0 on x >= 0", sp.Gt(sp.diff(xp * sigmoid(xp), xp), 0)),
         ("s(-x) = 1 - s(x)", sp.together(sigmoid(-x) - (1 - s))),
