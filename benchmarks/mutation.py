@@ -74,6 +74,7 @@ _GUARDS = (
     "tests/test_random15_mutation_guards.py",
     "tests/test_random16_mutation_guards.py",
     "tests/test_random17_mutation_guards.py",
+    "tests/test_random18_mutation_guards.py",
 )
 #: the fast test files run against a mutant that no certificate caught
 TESTS = {

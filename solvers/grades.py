@@ -9,7 +9,7 @@ sqrt(A0 T0))^2. As k grows the partition changes only at the 2d breakpoints 1/w_
 so scanning the intervals between sorted breakpoints with prefix sums finds the optimum in
 O(d log d). ``solve_cvxpy`` (geometric program in t = g^2) and ``solve_lbfgsb`` (box-constrained
 L-BFGS-B in u = log g^2) are independent cross-checks. ``kkt_residuals`` re-evaluates the
-first-order conditions in mpmath at 50 digits.
+KKT conditions (first-order signs and the box) in mpmath at 50 digits.
 
 Scale safety. Lambda is invariant under scaling alpha or tau, so every solver works from the
 profiles' logarithms normalised by log-sum-exp (``log_alpha``/``log_tau`` may be passed directly,
@@ -119,6 +119,8 @@ def _check_profiles(
             raise ValueError("alpha and tau must be 1-D arrays of the same nonzero length")
         if np.any(np.isnan(log_alpha)) or np.any(log_alpha == math.inf) or not np.all(np.isfinite(log_tau)):
             raise ValueError("the solver needs alpha >= 0 and tau > 0 (apply the zero policy first)")
+        if np.all(log_alpha == -math.inf):
+            raise ValueError("the solver needs alpha not all zero (every log_alpha is -inf)")
         log_alpha, log_tau = log_alpha - log_sum_exp(log_alpha), log_tau - log_sum_exp(log_tau)
     if not (math.isfinite(clip) and clip >= 1):
         raise ValueError(f"the clip C must be a finite number >= 1, not {clip}")
@@ -146,7 +148,7 @@ def solve_clipped(
     log_tau: np.ndarray | None = None,
 ) -> ClippedSolution:
     """Exact active-set solution of min_{g in [1, C]^d} Lambda(g), in logarithms (scale-safe)."""
-    alpha, tau, la, lt = _check_profiles(alpha, tau, clip, log_alpha, log_tau)
+    _, _, la, lt = _check_profiles(alpha, tau, clip, log_alpha, log_tau)
     d = la.size
     log_c2 = 2 * math.log(clip)
     with np.errstate(invalid="ignore"):
@@ -154,12 +156,13 @@ def solve_clipped(
     if np.all(np.isfinite(lw)) and float(lw.max() - lw.min()) <= log_c2:
         # the unclipped optimum fits in the box: a segment of minimisers along the gauge; take min g = 1
         log_g = 0.5 * (lw - lw.min())
-        hi = np.flatnonzero(log_g >= math.log(clip) - 1e-15)
+        lo, hi = np.flatnonzero(log_g <= 1e-15), np.flatnonzero(log_g >= math.log(clip) - 1e-15)
+        log_g[lo], log_g[hi] = 0.0, math.log(clip)  # ties to rounding sit exactly on the faces
         return _solution(
             la,
             lt,
             log_g,
-            np.flatnonzero(log_g <= 1e-15),
+            lo,
             hi,
             # max rho / min rho = C (to 1e-15 in ln g): the segment has shrunk to this one point
             unique=bool(hi.size),
@@ -167,28 +170,27 @@ def solve_clipped(
             diagnostics={"log_k": -float(lw.min()), "closed_form": float(np.exp(log_sum_exp(0.5 * (la + lt)) * 2))},
         )
     order = np.argsort(lw, kind="stable")
-    ws, a_s, t_s = lw[order], alpha[order], tau[order]
-    pa = np.concatenate([[0.0], np.cumsum(a_s)])
-    pt = np.concatenate([[0.0], np.cumsum(t_s)])
-    pb = np.concatenate([[0.0], np.cumsum(np.sqrt(a_s * t_s))])
+    ws, la_s, lt_s = lw[order], la[order], lt[order]
+    # ln of the sums of the first n and of the last n sorted entries, accumulated in logarithms: a
+    # suffix taken as a difference of prefix sums lost tau_j = e^-150 beside 1 (so T0 = 0 and a
+    # wrong partition), and linear entries underflow below e^-745
+    pre_a, pre_t = (np.concatenate([[-math.inf], np.logaddexp.accumulate(x)]) for x in (la_s, lt_s))
+    suf_a, suf_t = (np.concatenate([[-math.inf], np.logaddexp.accumulate(x[::-1])]) for x in (la_s, lt_s))
 
-    def log_sum(x: float) -> float:
-        return math.log(x) if x > 0 else -math.inf
-
-    def sums(log_k: float) -> tuple[int, int, float, float, float]:
-        """(n_lo, n_hi, ln A0, ln T0, B) of the saturated family at scale k = e^log_k, from prefix
-        sums; A0 and T0 in logarithms, so that C^2 may exceed the double range."""
+    def sums(log_k: float) -> tuple[int, int, float, float]:
+        """(n_lo, n_hi, ln A0, ln T0) of the saturated family at scale k = e^log_k; A0 and T0 in
+        logarithms, so that C^2 may exceed the double range."""
         n_lo = int(np.searchsorted(ws, -log_k, side="right"))  # k w_j <= 1
         n_hi = min(d - int(np.searchsorted(ws, log_c2 - log_k, side="left")), d - n_lo)  # k w_j >= C^2
-        log_a0 = float(np.logaddexp(log_sum(pa[n_lo]), log_sum(pa[d] - pa[d - n_hi]) - log_c2))
-        log_t0 = float(np.logaddexp(log_sum(pt[n_lo]), log_sum(pt[d] - pt[d - n_hi]) + log_c2))
-        return n_lo, n_hi, log_a0, log_t0, pb[d - n_hi] - pb[n_lo]
+        log_a0 = float(np.logaddexp(pre_a[n_lo], suf_a[n_hi] - log_c2))
+        log_t0 = float(np.logaddexp(pre_t[n_lo], suf_t[n_hi] + log_c2))
+        return n_lo, n_hi, log_a0, log_t0
 
     def excess_nonnegative(log_k: float) -> bool:
         # k^2 A(k) - T(k) = k^2 A0 - T0 along the saturated family: it is nondecreasing in k (its
         # derivative is 2(k A - B) >= 0) and d log Lambda(g(k))/dk has its sign, so the optimum
         # is its zero crossing; compared in logarithms so that k may be huge or tiny
-        _, _, log_a0, log_t0, _ = sums(log_k)
+        _, _, log_a0, log_t0 = sums(log_k)
         return log_t0 == -math.inf or 2 * log_k + log_a0 >= log_t0
 
     finite = ws[np.isfinite(ws)]
@@ -204,19 +206,29 @@ def solve_clipped(
             lo_i = mid + 1
     left = float(breaks[lo_i - 1]) if lo_i > 0 else float(breaks[0]) - 1.0
     right = float(breaks[lo_i]) if lo_i < breaks.size else float(breaks[-1]) + 1.0
-    n_lo, n_hi, log_a0, log_t0, b = sums(0.5 * (left + right))
+    n_lo, n_hi, log_a0, log_t0 = sums(0.5 * (left + right))
+    b = math.exp(log_sum_exp(0.5 * (la_s + lt_s)[n_lo : d - n_hi]))  # sum_interior sqrt(alpha_j tau_j)
     finite_sums = math.isfinite(log_a0) and math.isfinite(log_t0)
     log_k = 0.5 * (log_t0 - log_a0) if finite_sums else right
     log_k = min(max(log_k, left), right)  # the zero of the excess lies in [left, right]
+    lo, hi = order[:n_lo], order[d - n_hi :]
+    if log_k in (left, right):
+        # the zero sits on a breakpoint (to rounding): the coordinate whose face starts there is on
+        # it, and the active sets must say so; left out, the KKT rebuild from them would put it
+        # off the box (k w_j > C^2 by e^25 on a profile spanning e^135)
+        with np.errstate(invalid="ignore"):
+            lo = np.union1d(lo, np.flatnonzero(-lw == log_k))
+            hi = np.setdiff1d(np.union1d(hi, np.flatnonzero(log_c2 - lw == log_k)), lo)
     with np.errstate(invalid="ignore"):
         log_g = 0.5 * np.clip(log_k + lw, 0.0, log_c2)
     log_g = np.where(np.isneginf(lw), 0.0, log_g)
+    log_g[lo], log_g[hi] = 0.0, 0.5 * log_c2  # exactly on the faces, whatever log_k + lw rounded to
     return _solution(
         la,
         lt,
         log_g,
-        np.sort(order[:n_lo]),
-        np.sort(order[d - n_hi :]),
+        np.sort(lo),
+        np.sort(hi),
         unique=True,
         solver="active-set",
         diagnostics={"log_k": log_k, "closed_form": float((b + math.exp(0.5 * (log_a0 + log_t0))) ** 2)},
@@ -414,19 +426,24 @@ def solve_regularized(
 
 @dataclass(frozen=True)
 class KKTResiduals:
-    """First-order conditions of log Lambda in u = log g^2, evaluated in mpmath.
+    """KKT conditions of log Lambda in u = log g^2 on the box 0 <= u <= 2 log C, evaluated in mpmath.
 
     ``stationarity``: max |grad| over interior coordinates; ``lower_sign``: max(0, -grad) over
-    coordinates at g = 1 (must be >= 0 there); ``upper_sign``: max(0, grad) over g = C."""
+    coordinates at g = 1 (must be >= 0 there); ``upper_sign``: max(0, grad) over g = C;
+    ``feasibility``: how far the rebuilt grading leaves the box, max(0, -u_j, u_j - 2 log C). The
+    first three alone accept wrong active sets whose interior lands outside the box (the unclipped
+    optimum passes them at every C). Every field is inf when the active sets fix no scale k
+    (alpha or tau vanishes on both faces), so that no grading can be rebuilt from them."""
 
     stationarity: float
     lower_sign: float
     upper_sign: float
+    feasibility: float
     digits: int
 
     @property
     def worst(self) -> float:
-        return max(self.stationarity, self.lower_sign, self.upper_sign)
+        return max(self.stationarity, self.lower_sign, self.upper_sign, self.feasibility)
 
 
 def kkt_residuals(
@@ -454,9 +471,11 @@ def kkt_residuals(
         if solution.unique:
             a0 = mpmath.fsum(a[j] for j in lo) + mpmath.fsum(a[j] for j in hi) / big
             t0 = mpmath.fsum(t[j] for j in lo) + big * mpmath.fsum(t[j] for j in hi)
-            # a0, t0 > 0: tau > 0 and the canonical grading puts a coordinate on g = 1; if alpha
-            # vanished on both faces, scaling the interior up would lower Lambda, so no interior
-            # point would be optimal and alpha would vanish everywhere
+            # a0, t0 > 0 at an optimum: tau > 0 and the canonical grading puts a coordinate on
+            # g = 1; if alpha vanished on both faces, scaling the interior up would lower Lambda, so
+            # no interior point would be optimal and alpha would vanish everywhere
+            if a0 == 0 or t0 == 0:
+                return KKTResiduals(math.inf, math.inf, math.inf, math.inf, digits)
             k = mpmath.sqrt(t0 / a0)
             g2 = [mpmath.mpf(1) if j in lo else big if j in hi else k * mpmath.sqrt(a[j] / t[j]) for j in range(len(a))]
         else:
@@ -468,10 +487,12 @@ def kkt_residuals(
         sea, set_ = mpmath.fsum(ea), mpmath.fsum(et)
         grad = [et[j] / set_ - ea[j] / sea for j in range(len(a))]
         interior = [abs(grad[j]) for j in range(len(a)) if j not in lo and j not in hi]
+        outside = [max(0, -mpmath.log(x), mpmath.log(x / big)) for x in g2]
         return KKTResiduals(
             stationarity=float(max(interior, default=0)),
             lower_sign=float(max([max(0, -grad[j]) for j in lo], default=0)),
             upper_sign=float(max([max(0, grad[j]) for j in hi], default=0)),
+            feasibility=float(max(outside)),
             digits=digits,
         )
 
