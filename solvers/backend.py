@@ -22,6 +22,8 @@ class BackendUnavailable(ValueError):
 
 @dataclass(frozen=True)
 class Backend:
+    """An array backend: its ``name``, its array-API namespace ``xp`` and the ``device`` arrays live on."""
+
     name: str
     xp: Any  # array-API namespace
     device: str
@@ -72,6 +74,7 @@ def _gpu_count(name: str) -> int:
 
 
 def available_backends() -> list[str]:
+    """The backends usable here: numpy always, torch and cupy when installed."""
     return [name for name in BACKENDS if name == "numpy" or _installed(name)]
 
 

@@ -90,6 +90,7 @@ def log_gain(log_alpha: np.ndarray, log_tau: np.ndarray, log_g: np.ndarray) -> f
 
 
 def bhattacharyya(alpha: np.ndarray, tau: np.ndarray) -> float:
+    """BC(alpha, tau) = sum_j sqrt(alpha_j tau_j) of two normalised profiles (Lambda* = BC^2, Prop 7)."""
     return float(np.sum(np.sqrt(alpha * tau)))
 
 
@@ -456,6 +457,11 @@ def kkt_residuals(
     log_alpha: np.ndarray | None = None,
     log_tau: np.ndarray | None = None,
 ) -> KKTResiduals:
+    """KKT residuals of ``solution`` for the clipped program at ``clip``, rebuilt from its active sets
+    alone at ``digits`` digits: the saturated coordinates exactly on their faces, the interior at
+    g_j^2 = k w_j with k = sqrt(T0 / A0), or for a segment the canonical g_j^2 = w_j / min w. The
+    profiles are given as for ``solve_clipped`` (linear, or ``log_alpha``/``log_tau``). ValueError for
+    a solution whose uniqueness is not decided (the numeric cross-check solvers)."""
     if solution.unique is None:
         raise ValueError(f"kkt_residuals needs a solution whose uniqueness is decided (exact solver), not {solution.solver}")
     _, _, la, lt = _check_profiles(alpha, tau, clip, log_alpha, log_tau)

@@ -32,6 +32,8 @@ PAPER_STATISTICS = {
 
 @dataclass(frozen=True)
 class Protocol:
+    """A named sweep grid (d_k, T, gamma) with its seed and trial counts (psa.md §3.4)."""
+
     name: str
     d_ks: tuple[int, ...]
     Ts: tuple[int, ...]
@@ -81,6 +83,7 @@ def extract_gamma_c(gammas: Sequence[float], curve: Sequence[float], *, chance_l
 
 # --- the two-branch law (Thm 64), in floats ---------------------------------------------------
 def log_competitors(T: int) -> float:
+    """L = ln(T - 1), the log of the number of distractors."""
     return math.log(T - 1)
 
 
@@ -93,14 +96,17 @@ def mean_field_gamma_c(d_k: float, T: int) -> float:
 
 
 def freezing_point(T: int) -> float:
+    """The REM freezing point (2L)^{1/4} / sqrt(2); the condensed branch is gamma_c = c times it (Eq. 52)."""
     return (2 * log_competitors(T)) ** 0.25 / math.sqrt(2)
 
 
 def branch(d_k: float, T: int) -> str:
+    """The branch of the law at (d_k, T): mean-field when d_k >= 8L, else condensed (Thm 64's crossover)."""
     return "mean-field" if d_k >= 8 * log_competitors(T) else "condensed"
 
 
 def predicted_gamma_c(d_k: float, T: int, c: float) -> float:
+    """The two-branch law: the mean-field root on d_k >= 8L, c (2L)^{1/4} / sqrt(2) below it."""
     return mean_field_gamma_c(d_k, T) if branch(d_k, T) == "mean-field" else c * freezing_point(T)
 
 
@@ -231,6 +237,8 @@ def run_sweep(
 
     seeds = [seed_for(seed, i) for i in range(protocol.seeds)]
     if executor is None:
+        # numpy's kernels release the GIL, so threads use every core; torch and cupy parallelise each
+        # call themselves (intra-op threads, or the GPU), where more threads would only contend
         executor = LocalExecutor(1 if backend.name != "numpy" else None)
     task = _Replicate(backend.name, model, protocol.d_ks, protocol.Ts, protocol.gammas, protocol.trials)
     if isinstance(executor, LocalExecutor):
@@ -256,6 +264,8 @@ def run_sweep(
 # --- statistics ----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class PointSummary:
+    """gamma_c at one (d_k, T): the seeds' mean and s.d., both branch predictions and the error."""
+
     d_k: int
     T: int
     branch: str
@@ -269,6 +279,8 @@ class PointSummary:
 
 @dataclass(frozen=True)
 class Statistics:
+    """The sweep's summary: per-point results, the fitted condensation constant c and the fit statistics."""
+
     points: list[PointSummary]
     c_hat: float
     c_hat_spread: float  # s.d. / mean of the per-point condensation estimates

@@ -22,10 +22,12 @@ def layer_norm(x: np.ndarray, eps: float = EPS_LN) -> np.ndarray:
 
 
 def silu(x: np.ndarray) -> np.ndarray:
+    """SiLU(x) = x sigmoid(x)."""
     return x / (1.0 + np.exp(-x))
 
 
 def iswiglu(x: np.ndarray) -> np.ndarray:
+    """iSwiGLU(x) = x SiLU(x) = x^2 sigmoid(x) (PLDR-LLM)."""
     return x * silu(x)
 
 

@@ -30,6 +30,7 @@ def symplectic_matrix(backend: Backend, dk: int) -> Any:
 
 
 def block_diag(backend: Backend, a: Any, b: Any) -> Any:
+    """a (+) b: the block-diagonal matrix of two 2-D arrays, on ``a``'s device."""
     xp = backend.xp
     za = xp.zeros((a.shape[0], b.shape[1]), dtype=xp.float64, device=device(a))
     zb = xp.zeros((b.shape[0], a.shape[1]), dtype=xp.float64, device=device(a))

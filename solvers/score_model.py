@@ -169,6 +169,7 @@ def replicate_bytes(trials: int, Ts: Sequence[int]) -> int:
 
 
 def chunk_count(trials: int) -> int:
+    """The number of chunks of at most CHUNK_TRIALS trials that ``trials`` is drawn in."""
     return -(-trials // CHUNK_TRIALS)
 
 

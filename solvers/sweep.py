@@ -196,6 +196,8 @@ def _silence_failed_client() -> None:
 
 
 def get_executor(name: str = "local", scheduler: str | None = None, workers: int | None = None):
+    """The sweep executor ``name``: "local" (a thread pool of ``workers``) or "dask" (a client of
+    ``scheduler``); ExecutorUnavailable with one line when it cannot be had."""
     if name == "local":
         return LocalExecutor(workers)
     if name != "dask":

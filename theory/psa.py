@@ -246,6 +246,7 @@ def fig58_transfer_function(g: sp.Expr = gamma, zz: sp.Expr = z) -> sp.Expr:
 
 # --- Coriolis error of pre-RoPE placement (Cor 41, Eq. 38) -------------------------------
 def rotation2(angle: sp.Expr) -> sp.Matrix:
+    """The 2 x 2 rotation by ``angle`` (radians), [[cos, -sin], [sin, cos]]."""
     return sp.Matrix([[sp.cos(angle), -sp.sin(angle)], [sp.sin(angle), sp.cos(angle)]])
 
 
