@@ -284,8 +284,15 @@ class _ForkServer:
     def __init__(self, script: Path) -> None:
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTEST_ADDOPTS")}
         env.update(PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1")
+        # the server's (and its children's) stderr is kept, so that a server that stops can say why
+        self.stderr = tempfile.TemporaryFile("w+")
         self.process = subprocess.Popen(
-            [sys.executable, str(script), "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
+            [sys.executable, str(script), "--serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.stderr,
+            text=True,
+            env=env,
         )
 
     def run(self, top: Path, request_path: Path, timeout: float) -> dict:
@@ -294,13 +301,16 @@ class _ForkServer:
         self.process.stdin.flush()
         line = self.process.stdout.readline()
         if not line:
-            raise RuntimeError(f"the fork server stopped (exit {self.process.wait()})")
+            code = self.process.wait()
+            self.stderr.seek(0)
+            raise RuntimeError(f"the fork server stopped (exit {code}); its stderr ends:\n{self.stderr.read()[-3000:]}")
         return json.loads(line)
 
     def stop(self) -> None:
         if self.process.stdin is not None:
             self.process.stdin.close()
         self.process.wait()
+        self.stderr.close()
 
 
 _SERVERS: queue.SimpleQueue[_ForkServer] = queue.SimpleQueue()
