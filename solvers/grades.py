@@ -6,7 +6,8 @@ The program: minimise Lambda(g) = (sum alpha_j g_j^-2)(sum tau_j g_j^2) over g_j
 minimiser into the saturated family g_j^2 = clip(k w_j, 1, C^2), w_j = sqrt(alpha_j/tau_j), with
 k = sqrt(T0/A0) fixed by the saturated sets, and the value (sum_interior sqrt(alpha_j tau_j) +
 sqrt(A0 T0))^2. As k grows the partition changes only at the 2d breakpoints 1/w_j and C^2/w_j,
-so scanning the intervals between sorted breakpoints with prefix sums finds the optimum in
+so scanning the intervals between sorted breakpoints with prefix and suffix sums (accumulated in
+logarithms, so that neither cancellation nor underflow loses a small term) finds the optimum in
 O(d log d). ``solve_cvxpy`` (geometric program in t = g^2) and ``solve_lbfgsb`` (box-constrained
 L-BFGS-B in u = log g^2) are independent cross-checks. ``kkt_residuals`` re-evaluates the
 KKT conditions (first-order signs and the box) in mpmath at 50 digits.
