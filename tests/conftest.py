@@ -1,6 +1,7 @@
 """Shared fixtures: one deterministic context for every certificate test, and each check's
 evidence computed once per test process."""
 
+import math
 import os
 import socket
 import threading
@@ -9,6 +10,7 @@ import threading
 # (small L-BFGS-B solves ran 10x slower). Set before numpy is first imported; a user's setting wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+import numpy as np
 import pytest
 
 from attncert.certificates.engine.model import Certificate, Context, Evidence, Tier
@@ -30,6 +32,19 @@ def evidence_of(cert: Certificate, ctx: Context, *, mutated: bool = False) -> Ev
     if isinstance(found, Exception):
         raise found
     return found
+
+
+def regularized_kkt_violation(la, lt, u, *, nu: float, log_lam: float, clip: float | None, scale: float = 1.0) -> float:
+    """How far u misses Cor 4's KKT conditions on 0 <= u <= 2 ln C (no upper face when ``clip`` is None):
+    the largest of |grad| inside, -grad at u = 0 and grad at u = 2 ln C, for the gradient of
+    LSE(ln alpha - u) + LSE(ln tau + u) + nu / (4 ln^2 lambda) |u|^2 divided by ``scale``. Computed
+    here from the objective, not from the solver's change of variable."""
+    xa, xt = la - u, lt + u
+    pa, pt = np.exp(xa - xa.max()), np.exp(xt - xt.max())
+    grad = (-pa / pa.sum() + pt / pt.sum() + nu / (2 * log_lam**2) * u) / scale
+    upper = math.inf if clip is None else 2 * math.log(clip)
+    inside = (u > 1e-9) & (u < upper - 1e-9)
+    return float(max([0.0, *np.abs(grad[inside]), *(-grad[u <= 1e-9]), *grad[u >= upper - 1e-9]]))
 
 
 def certificate_param(cert: Certificate):
