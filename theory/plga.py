@@ -506,6 +506,12 @@ def nonresonance_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
 
 
 # --- Thm 4.4 ------------------------------------------------------------------------------
+def _in_zero_band(row, col, width):
+    """Entry (row, col) lies in a zero band of the given width: col < row + width. The one rule
+    behind N's band and the powers' bands, so the lemma and its induction cannot disagree."""
+    return col < row + width
+
+
 def zero_band_induction(band: Callable[[object], object], offset: int) -> list[Fact]:
     """The zero bands of the powers of a matrix N with N_ij = 0 whenever j < i + offset, by induction
     on k >= 1 (z3 over the integers): (N^k)_ij = 0 whenever j < i + band(k). Base: band(1) is N's band;
@@ -517,10 +523,10 @@ def zero_band_induction(band: Callable[[object], object], offset: int) -> list[F
     powers = (k >= 1,)  # the induction starts at k = 1
 
     def zero_in_n(row, col):
-        return col < row + offset
+        return _in_zero_band(row, col, offset)
 
     def zero_in_power(row, col, power):
-        return col < row + band(power)
+        return _in_zero_band(row, col, band(power))
 
     return [
         ("induction base: N^1 has the zero band of N", z3_valid(zero_in_power(i, j, 1) == zero_in_n(i, j), (), "band(1)")),
@@ -552,7 +558,7 @@ def notears_lemma(loops_are_cycles: bool = True) -> list[Fact]:
     i = z3.Int("i")
     offset = 1 if loops_are_cycles else 0  # acyclic: N_ij = 0 whenever j < i + offset
     # the band of N is what a topological order gives, no more: an edge i -> i + 1 is allowed
-    edges_forward = z3_valid(z3.Not(i + 1 < i + offset), (), "N_{i,i+1} is not forced to 0")
+    edges_forward = z3_valid(z3.Not(_in_zero_band(i, i + 1, offset)), (), "N_{i,i+1} is not forced to 0")
     y = sp.IndexedBase("y", positive=True)  # the squared weights w_e^2 > 0 along a cycle
     m, L = sp.Symbol("m", integer=True), sp.Symbol("L", integer=True, positive=True)
     return [
