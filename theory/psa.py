@@ -118,8 +118,8 @@ def block_entries(expr: sp.MatrixExpr) -> sp.Matrix:
     blocks = collapsed.blocks if isinstance(collapsed, sp.BlockMatrix) else sp.Matrix([[collapsed]])
 
     def entry(block: sp.Basic) -> sp.Expr:
-        block = sp.expand(block)
-        return sp.Integer(0) if (block == 0 or isinstance(block, sp.ZeroMatrix)) else sp.expand(block[i, j])
+        # expanding first lets a vanishing block collapse to ZeroMatrix, whose generic entry is 0
+        return sp.expand(sp.expand(block)[i, j])
 
     return blocks.applyfunc(entry)
 
