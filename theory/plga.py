@@ -356,6 +356,7 @@ def frequency_structure_lemma(law: FrequencyLaw = rope_frequency) -> tuple[Fact,
     is positive, at most theta_0, strictly decreasing in j, and theta_0 < pi (Prop 4.1 Claim A's
     structural facts), proved on log theta_j = log theta_0 - 2 j log(base)/d_k."""
     j, h, dk, base = _frequency_symbols()
+    (t,) = base.free_symbols
     theta0 = sp.simplify(law(0, dk, base))
     log_ratio = sp.expand_log(sp.log(law(j + 1, dk, base) / law(j, dk, base)), force=True)
     log_decay = sp.expand_log(sp.log(law(j, dk, base) / theta0), force=True)
@@ -365,8 +366,17 @@ def frequency_structure_lemma(law: FrequencyLaw = rope_frequency) -> tuple[Fact,
             "the family d_k = 2h holds every even d_k: at h = 1 and h = 32 its theta_j are those of d_k = 2 and 64",
             sp.Matrix([law(j, dk, base).subs(h, 1) - law(j, 2, base), law(j, dk, base).subs(h, 32) - law(j, 64, base)]),
         ),
+        (
+            # likewise for the base: the claim is about every base > 1, not a narrower family
+            "the family base = 1 + t, t > 0, holds every base > 1: it reaches base -> 1 as t -> 0",
+            sp.Eq(base.subs(t, 0), 1),
+        ),
         ("theta_j > 0", sp.Gt(law(j, dk, base), 0)),
-        ("log(theta_j / theta_0) = -2 j log(base)/d_k <= 0", sp.Le(sp.factor_terms(sp.expand(log_decay)), 0)),
+        (
+            # a sign, not a bound, as below: "<= 0" weakened to "<= 1" would still hold and prove nothing
+            "log(theta_j / theta_0) = -2 j log(base)/d_k has sign -sign(j): <= 0, and 0 only at j = 0",
+            sp.Eq(sp.sign(sp.factor_terms(sp.expand(log_decay))), -sp.sign(j)),
+        ),
         (
             # the sign itself, not a bound: "< 0" weakened to "< 1" would still hold and prove nothing
             "log(theta_{j+1}/theta_j) = -2 log(base)/d_k has sign -1 (strictly decreasing)",
@@ -1067,6 +1077,9 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
     isw_prime, silu_prime = sp.diff(iswiglu(x), x), sp.diff(x * s, x)
     d_isw, d_silu = z3_in_sigmoid(isw_prime, x, u, sg), z3_in_sigmoid(silu_prime, x, u, sg)
     q = z3.RealVal(str(quadratic))
+    # the silu' bound, written once for the z3 step and for its tightness: a slope other than 1/4 breaks one
+    top = sp.Symbol("U", positive=True)
+    silu_bound = sigmoid(top) + top / 4
     return [
         ("iSwiGLU' = 2 u s + u^2 s (1 - s)", sp.cancel(sp.together(isw_prime - (2 * x * s + x**2 * s * (1 - s))))),
         ("silu' = s + u s (1 - s)", sp.cancel(sp.together(silu_prime - (s + x * s * (1 - s))))),
@@ -1079,7 +1092,11 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
         ),
         (
             "|silu'(u)| <= s(U) + U/4 on |u| <= U",
-            z3_valid(z3_abs_at_most(d_silu, sU + U / 4), hyps, "silu' envelope"),
+            z3_valid(z3_abs_at_most(d_silu, z3_in_sigmoid(silu_bound, top, U, sU)), hyps, "silu' envelope"),
+        ),
+        (
+            "U/4 is the least slope: (s(U) + U/4 - silu'(U)) / U -> 0 as U -> 0+, so s(U) + c U fails near 0 for c < 1/4",
+            sp.Eq(sp.limit((silu_bound - silu_prime.subs(x, top)) / top, top, 0, "+"), 0),
         ),
         ("the hypotheses admit u = 0 (no point of |u| <= U excluded)", z3_admits(hyps, at_zero, "u = 0, U = 1")),
         (
