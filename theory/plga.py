@@ -743,7 +743,11 @@ def layer_norm_lemma(radius: Callable[[sp.Expr, sp.Expr, sp.Expr], sp.Expr]) -> 
         ("mean(r + delta 1) = mean(r) + delta (so centred row and variance are unchanged)", sp.simplify(mean_shift)),
         ("scale difference formula", sp.simplify(difference - formula)),
         ("|u|^2 = (d v)/(v + eps) = radius", sp.simplify(squares / (var + eps) - radius(d, var, eps)).subs(squares, d * var)),
-        ("d v/(v + eps) < d", sp.Lt(sp.factor(sp.together(d * var / (var + eps) - d)), 0)),
+        # a sign, not a bound: "< 0" weakened to "< 1" would still hold for every d, v, eps
+        (
+            "d v/(v + eps) < d: d v/(v + eps) - d has sign -1",
+            sp.Eq(sp.sign(sp.factor(sp.together(d * var / (var + eps) - d))), -1),
+        ),
         ("f(0) = 0 for f = x/2 - 1 + (1 + x)^(-1/2)", f.subs(x, 0)),
         ("f'(x) = (1 - (1 + x)^(-3/2))/2", sp.diff(f, x) - (1 - (1 + x) ** sp.Rational(-3, 2)) / 2),
         ("f' >= 0 on x >= 0, in y = sqrt(1 + x) >= 1", nonnegative_in_y(sp.diff(f, x), "f'(y^2 - 1)")),
