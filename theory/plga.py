@@ -142,9 +142,7 @@ def matrix_identity(expr: sp.MatrixExpr, what: str) -> Decision:
     if loose:
         return Decision(False, f"{what}: the sizes {', '.join(loose)} are not declared positive integers")
     reduced = sp.expand(expr)
-    return Decision(
-        isinstance(reduced, sp.ZeroMatrix) or reduced == 0, f"sympy expand of matrix expressions: {what} -> {reduced}"
-    )
+    return Decision(isinstance(reduced, sp.ZeroMatrix), f"sympy expand of matrix expressions: {what} -> {reduced}")
 
 
 # --- definitions -------------------------------------------------------------------------

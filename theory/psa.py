@@ -100,11 +100,9 @@ def _identity_coefficient(block: sp.Basic) -> sp.Expr:
 def scalar_part(expr: sp.MatrixExpr) -> sp.Expr:
     """A 1 x 1 matrix expression (inner products of vectors in R^n, n symbolic) as a scalar:
     its expanded (0, 0) entry, with every sum over the symbolic dimension written with one
-    common index so that equal sums cancel."""
-    expanded = sp.expand(expr)
-    if expanded == 0 or isinstance(expanded, sp.ZeroMatrix):
-        return sp.Integer(0)
-    entry = expanded[0, 0]
+    common index so that equal sums cancel. A vanishing expression expands to a ZeroMatrix, whose
+    entry is already 0."""
+    entry = sp.expand(expr)[0, 0]
     index = sp.Symbol("i_n", integer=True)
     unified = entry.replace(lambda e: isinstance(e, sp.Sum), lambda s: s.xreplace({s.variables[0]: index}))
     return sp.expand(unified)
