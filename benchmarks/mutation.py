@@ -80,6 +80,7 @@ _GUARDS = (
     "tests/test_random21_mutation_guards.py",
     "tests/test_random22_mutation_guards.py",
     "tests/test_random23_mutation_guards.py",
+    "tests/test_random25_mutation_guards.py",
 )
 #: the fast test files run against a mutant that no certificate caught
 TESTS = {
