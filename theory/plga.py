@@ -563,15 +563,19 @@ def notears_lemma(loops_are_cycles: bool = True) -> list[Fact]:
     import z3
 
     w = sp.Symbol("w", real=True)
-    i = z3.Int("i")
+    i, j = z3.Int("i"), z3.Int("j")
     offset = 1 if loops_are_cycles else 0  # acyclic: N_ij = 0 whenever j < i + offset
-    # the band of N is what a topological order gives, no more: an edge i -> i + 1 is allowed
-    edges_forward = z3_valid(z3.Not(_in_zero_band(i, i + 1, offset)), (), "N_{i,i+1} is not forced to 0")
+    # the band of N is what a topological order gives, no more: the free entries of row i start at
+    # j = i + offset. Stated as a range end, so that a later first free column (a weaker "no more", which
+    # a single free edge further out would still pass) fails as well as an earlier one
+    edges_forward = z3_range_end(
+        (z3.Not(_in_zero_band(i, j, offset)),), j, i + offset, side="low", pins=(i == 0,), how="N_{i,i+offset}"
+    )
     y = sp.IndexedBase("y", positive=True)  # the squared weights w_e^2 > 0 along a cycle
     m, L = sp.Symbol("m", integer=True), sp.Symbol("L", integer=True, positive=True)
     return [
         ("entries of N = M o M are >= 0", sp.Ge(w**2, 0)),
-        ("the zero band of N is the topological order's, no more: the edge i -> i + 1 stays free", edges_forward),
+        ("the zero band of N is the topological order's, no more: row i is free from j = i + offset on", edges_forward),
         *zero_band_induction(lambda power: power * offset, offset),
         ("a cycle of length L has closed-walk weight prod w_e^2 > 0", sp.Gt(sp.Product(y[m], (m, 1, L)), 0)),
         ("h >= tr N^L / L! > 0 when a cycle exists", sp.Gt(1 / sp.factorial(L), 0)),
@@ -1197,10 +1201,17 @@ def contraction_consequences_lemma(with_lipschitz: bool = True) -> list[Fact]:
     hyps = (K >= 0, L >= 0, dx >= 0, dy >= 0, e >= 0, a <= K * b, b <= dx + c + dy, c <= L * e)
     bound = (K if with_lipschitz else 1) * (dx + L * e + dy)  # the control drops only the factor Lip(phi)
     zero = tuple(v == 0 for v in (a, b, c, e, dx, dy, K, L))
+    # every bound tight at once, every norm positive: the display is sharp, and no hypothesis is
+    # stricter than the triangle inequality or a Lipschitz bound (a stricter one still implies the display)
+    sharp = (K == 1, L == 1, e == 1, dx == 1, dy == 1, c == L * e, b == dx + c + dy, a == K * b)
     separation = (rows == a, a >= c0 * e)  # A_i = phi(r_i) and phi's lower Lipschitz bound
     return [
         ("(ii) transfer display", z3_valid(a <= bound, hyps, "triangle inequality and Lipschitz bounds")),
         ("(ii) its hypotheses admit every norm and constant = 0 (no case excluded)", z3_admits(hyps, zero, "all zero")),
+        (
+            "(ii) its hypotheses admit the sharp case: every bound tight, every norm positive, a = bound",
+            z3_admits((*hyps, a == bound), sharp, "K = L = |r_x - r_y| = delta = 1, a = 3"),
+        ),
         ("(ii) Jung: circumradius 1/sqrt(3) of a unit equilateral triangle exceeds 1/2", sp.Gt(1 / sp.sqrt(3), sp.S.Half)),
         ("(iii) rows of A differ by >= c0 |r - r'|", z3_valid(rows >= c0 * e, separation, "A_i = phi(r_i)")),
         (
