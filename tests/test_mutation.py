@@ -119,8 +119,8 @@ def test_the_catalogue_is_large_and_spread_over_the_papers():
 
 def test_the_harness_runs_every_mutation_guard_file():
     """Each set's guards live in a tests/test_*_mutation_guards.py that the harness must run against
-    every mutant: the list in benchmarks/mutation.py is kept by hand, so a file left out of it would
-    let its mutants survive the harness while the suite still kills them."""
+    every mutant. The harness finds them on disk; a narrower pattern, or a per-paper list that swallowed
+    a set's file, would let its mutants survive the harness while the suite still kills them."""
     run = {f for files in harness.TESTS.values() for f in files}
     on_disk = {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_*_mutation_guards.py")}
     assert on_disk - run == set()
