@@ -468,9 +468,9 @@ def kkt_residuals(
     _, _, la, lt = _check_profiles(alpha, tau, clip, log_alpha, log_tau)
     with mpmath.workdps(digits):
         a = [mpmath.exp(mpmath.mpf(float(x))) if math.isfinite(x) else mpmath.mpf(0) for x in la]
+        # not normalised: the program and every residual below are invariant under scaling either
+        # profile (k and the gradient's two ratios absorb the factor)
         t = [mpmath.exp(mpmath.mpf(float(x))) for x in lt]
-        sa, st = mpmath.fsum(a), mpmath.fsum(t)
-        a, t = [x / sa for x in a], [x / st for x in t]
         big = mpmath.mpf(clip) ** 2
         # the grading is rebuilt from the active sets at `digits` digits (the float grading is not
         # read): the saturated coordinates exactly on the faces, the interior on k w_j

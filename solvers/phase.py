@@ -149,7 +149,7 @@ class _Replicate:
     Ts: tuple[int, ...]
     gammas: tuple[float, ...]
     trials: int
-    on_chunk: Callable[[], None] | None = field(default=None, compare=False)
+    on_chunk: Callable[[], None] | None = None
 
     def __call__(self, seed: int) -> np.ndarray:
         from attncert.solvers.backend import get_backend
