@@ -1077,7 +1077,9 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
     xp = sp.Symbol("x", nonnegative=True)
     s = sigmoid(x)
     U, u, a, sa, sU, sg = z3.Reals("U u a s_a s_U s_u")
-    monotone = (a >= 0, a <= U, z3.Or(u == a, u == -a), sa >= z3.RealVal("0.5"), sa < 1, sU >= sa, sU < 1, a * sa <= U * sU)
+    # s(|u|) < 1 is what the bounds use; s(U) < 1 is true as well, but z3 proves both envelopes without it,
+    # so it is not assumed (the hypotheses list what the proof needs)
+    monotone = (a >= 0, a <= U, z3.Or(u == a, u == -a), sa >= z3.RealVal("0.5"), sa < 1, sU >= sa, a * sa <= U * sU)
     sign = z3.If(u >= 0, sg == sa, sg == 1 - sa)
     hyps = (U > 0, *monotone, sign)
     # u = 0 (a = 0) and u = +-U (a = U, s(|u|) = s(U)) must stay inside the hypotheses: the envelopes hold
