@@ -250,11 +250,10 @@ def solve_unclipped(
     zero coordinates but not attained (gllm.md §4.3 rule 2, E7); tau is not renormalised."""
     _, _, la, lt = _check_profiles(alpha, tau, 1.0, log_alpha, log_tau)
     support = np.isfinite(la)
-    lrho = np.where(support, 0.25 * (np.where(support, la, 0.0) - lt), 0.0)
-    log_g = lrho - lrho[support].min()
+    # on alpha's zeros la = -inf and lt is finite, so ln g_j = -inf (g_j -> 0) without a warning
+    log_g = 0.25 * (la - lt)
+    log_g -= log_g[support].min()
     attained = bool(support.all())
-    if not attained:
-        log_g = np.where(support, log_g, -math.inf)
     sol = _solution(
         la,
         lt,

@@ -71,6 +71,9 @@ def test_extraction_takes_the_first_crossing_of_a_non_monotone_curve():
         [0.1, 0.1, 0.1, 0.1],  # flat: the plateau is chance, the threshold is never strictly crossed from below
         [0.9, 0.8, 0.7, 0.6],  # starts above its own threshold
         [0.1, 0.2, 0.15, 0.05],  # ends below chance: the threshold is below the start
+        # starts exactly on its threshold 0.5 (0.1 + 0.9 is 1.0 in floats): no crossing from below, where
+        # k = 0 would interpolate between the last point and the first
+        [0.5, 0.6, 0.8, 0.9],
     ],
 )
 def test_extraction_returns_nan_for_curves_that_never_cross(curve):

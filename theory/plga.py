@@ -380,6 +380,11 @@ def frequency_structure_lemma(law: FrequencyLaw = rope_frequency) -> tuple[Fact,
             "log(theta_{j+1}/theta_j) = -2 log(base)/d_k has sign -1 (strictly decreasing)",
             sp.Eq(sp.sign(sp.factor_terms(sp.expand(log_ratio))), -1),
         ),
+        (
+            # the ratio above is of neighbours: theta_{j+2} < theta_j would hold for a zigzag as well
+            "that ratio is one step: log(theta_{j+1}/theta_j) = log(theta_{j+1}/theta_0) - log(theta_j/theta_0)",
+            log_ratio - (log_decay.subs(j, j + 1) - log_decay),
+        ),
         ("theta_0 < pi", sp.Lt(theta0, sp.pi)),
     )
 
@@ -1043,6 +1048,7 @@ def positivity_obstruction_lemma(floor_exponent: int = 2) -> list[Fact]:
     e_val = z3.RealVal(str(floor))
     floored = (a >= e, e == e_val)
     floor_sq = floor**floor_exponent  # the diagonal floor of N = A o A, eps^2: one value for every fact below
+    trace_ratio_floor = (dk + dk * floor_sq) / dk  # tr e^N / d_k >= (d + tr N) / d >= (d_k + d_k eps^2) / d_k
     return [
         ("k! > 0", sp.Gt(sp.factorial(kk), 0)),
         ("tr e^N - d - tr N = lim_K sum_{k=1}^K tr N^{k+1}/(k+1)!, every partial sum >= 0", sp.Ge(sp.Sum(term[k], (k, 1, K)), 0)),
@@ -1052,7 +1058,9 @@ def positivity_obstruction_lemma(floor_exponent: int = 2) -> list[Fact]:
         ),
         ("the hypotheses start at A_ii = eps (the floor itself)", z3_range_end(floored, a, e_val, side="low", how="a = eps")),
         (f"d_k eps^2 = 6.4e-17 at d_k = {dk}", sp.Eq(dk * floor_sq, sp.Rational(64, 10**18))),
-        ("1 + eps^2 > 1, so log(1 + eps^2) > 0", sp.Gt(1 + floor_sq, 1)),
+        ("tr e^N >= d_k + d_k eps^2 gives tr e^N / d_k >= 1 + eps^2", sp.Eq(trace_ratio_floor, 1 + floor_sq)),
+        # a sign, not a bound: "> 0" weakened to "> -1" would hold for any ratio and prove nothing
+        ("log(tr e^N / d_k) >= log(1 + eps^2), of sign +1", sp.Eq(sp.sign(sp.log(trace_ratio_floor)), 1)),
     ]
 
 
