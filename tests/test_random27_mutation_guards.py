@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from attncert.solvers import phase
+from attncert.solvers import grades, phase
 
 
 def _summary(Ts: tuple[int, ...]) -> phase.Statistics:
@@ -42,8 +42,6 @@ def test_two_points_per_branch_give_no_correlations():
 @pytest.mark.parametrize("scale", [1e-3, 7.0])
 def test_kkt_residuals_do_not_depend_on_the_scale_of_the_profiles(scale):
     """The clipped program is invariant under scaling either profile, so its KKT residuals are too."""
-    from attncert.solvers import grades
-
     rng = np.random.default_rng(3)
     alpha, tau = rng.dirichlet(np.ones(6)), rng.dirichlet(np.ones(6))
     solution = grades.solve_clipped(alpha, tau, 1.5)
