@@ -105,8 +105,13 @@ def log_profiles(alpha: Sequence[float], tau: Sequence[float]) -> tuple[np.ndarr
 def _check_profiles(
     alpha, tau, clip: float, log_alpha: np.ndarray | None = None, log_tau: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(alpha, tau, ln alpha, ln tau), all normalised to the simplex, after the input checks."""
-    if log_alpha is None or log_tau is None:
+    """(alpha, tau, ln alpha, ln tau), all normalised to the simplex, after the input checks. The profiles
+    come once: linear (alpha, tau) or in logarithms (log_alpha, log_tau), never half of each."""
+    if (log_alpha is None) != (log_tau is None):
+        raise ValueError("log_alpha and log_tau go together: give both, or neither (then alpha and tau)")
+    if log_alpha is not None and (alpha is not None or tau is not None):
+        raise ValueError("give the profiles once: alpha and tau, or log_alpha and log_tau, not both")
+    if log_alpha is None:
         alpha, tau = np.asarray(alpha, dtype=float), np.asarray(tau, dtype=float)
         if alpha.shape != tau.shape or alpha.ndim != 1 or alpha.size == 0:
             raise ValueError("alpha and tau must be 1-D arrays of the same nonzero length")

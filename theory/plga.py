@@ -356,8 +356,9 @@ def frequency_structure_lemma(law: FrequencyLaw = rope_frequency) -> tuple[Fact,
     j, h, dk, base = _frequency_symbols()
     (t,) = base.free_symbols
     theta0 = sp.simplify(law(0, dk, base))
-    log_ratio = sp.expand_log(sp.log(law(j + 1, dk, base) / law(j, dk, base)), force=True)
-    log_decay = sp.expand_log(sp.log(law(j, dk, base) / theta0), force=True)
+    # no force=True: the logs split because base = 1 + t > 0 and d_k = 2h > 0, so the assumptions carry it
+    log_ratio = sp.expand_log(sp.log(law(j + 1, dk, base) / law(j, dk, base)))
+    log_decay = sp.expand_log(sp.log(law(j, dk, base) / theta0))
     return (
         (
             # the facts below hold for any d_k > 0: this one says which d_k they are about
@@ -1095,6 +1096,7 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
     # as the ends of u's range), then pins the rest with numbers, so no change of a number can move it.
     at_zero = (u == 0, a == 0, U == 1, sa == z3.RealVal("0.5"), sg == sa, sU == z3.RealVal("0.75"))
     at_an_edge = (a == U, sU == sa, U == 1, sa == z3.RealVal("0.75"))
+    half, inside = z3.RealVal("0.5"), (U == 1, sa == z3.RealVal("0.6"), sU == z3.RealVal("0.75"))
     # the derivatives SymPy computes: the closed-form facts check them and z3 reads them, not a retyped copy
     isw_prime, silu_prime = sp.diff(iswiglu(x), x), sp.diff(x * s, x)
     d_isw, d_silu = z3_in_sigmoid(isw_prime, x, u, sg), z3_in_sigmoid(silu_prime, x, u, sg)
@@ -1128,6 +1130,13 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
         (
             "the hypotheses run from u = -U (negative u, where s(u) = 1 - s(|u|))",
             z3_range_end(hyps, u, -U, side="low", pins=(*at_an_edge, sg == 1 - sa), how="u = -U = -1"),
+        ),
+        # inside the range, where s(|u|) != 1/2 tells the two signs apart: the switch s(u) = s(|u|) or
+        # 1 - s(|u|) sits at u = 0, not anywhere in (-U, U) that the ends and u = 0 would not see
+        ("the hypotheses give s(u) = s(|u|) at u = 1/2", z3_admits(hyps, (u == half, a == u, sg == sa, *inside), "u = 1/2")),
+        (
+            "the hypotheses give s(u) = 1 - s(|u|) at u = -1/2",
+            z3_admits(hyps, (u == -half, a == -u, sg == 1 - sa, *inside), "u = -1/2"),
         ),
     ]
 
