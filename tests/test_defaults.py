@@ -291,7 +291,7 @@ NEGATIVE_CONTROL_FAILS = {
     "geometric_sum_lemma": ["y^2 (y^{2S} - 1)/(y^2 - 1) = y^{S+1} sin(S omega/2)/sin(omega/2)"],
     "layer_norm_jacobian_lemma": ["du/dr = (I - u u^T/d) P / sqrt(v + eps)"],
     "layer_norm_proxy_lemma": ["sqrt(1+x) - 1 <= 1/4 x"],
-    "nonresonance_lemma": ["theta_0 < pi", "2 theta_0 < 2 pi needs theta_0 <= 1 < 3 < pi: theta_0 <= 1"],
+    "nonresonance_lemma": ["theta_0 < pi", "theta_0 = 1, the top of (0, 1]: 2 theta_0 < 2 pi needs 1 < pi"],
     "notears_lemma": ["tr N^k = 0 for k >= 1: the diagonal lies in the band"],
     "order_parameter_lemma": ["m = 0 iff the numerator |D(x1) - D(x2)| vanishes"],
     "position_window_lemma": ["the window contains the pairs (1, 1) and (2, 2) (offset 0 twice)"],

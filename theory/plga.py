@@ -473,8 +473,11 @@ def nonresonance_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
     _, _, dk, base = _frequency_symbols()
     theta0 = sp.simplify(law(0, dk, base))
     ta, tb, pi, top = z3.Reals("theta_a theta_b pi theta_0")
-    bound = 1  # theta_0 <= bound, decided below for the law and assumed by the z3 step: one number for both
-    hyps = (0 < tb, tb < ta, ta <= top, top <= bound, pi > 3)
+    # theta_0 = bound < pi, both decided below (for the law, and for SymPy's pi) and assumed by the z3 step:
+    # one number for all three. pi > bound is the least the step needs (2 theta_a <= 2 bound < 2 pi), so a
+    # hypothesis on pi not decided against pi itself (once pi > 3, which 3.142 would have passed) has no room
+    bound = 1
+    hyps = (0 < tb, tb < ta, ta <= top, top <= bound, pi > bound)
     # Claim A's three frequencies, written once: the claim, the nonresonance and the resonances all use them
     combos = (2 * ta, ta - tb, ta + tb)
     claim = z3.And(*(z3.And(f > 0, f < 2 * pi) for f in combos))
@@ -494,7 +497,9 @@ def nonresonance_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
     )
     return [
         *frequency_structure_lemma(law),
-        ("2 theta_0 < 2 pi needs theta_0 <= 1 < 3 < pi: theta_0 <= 1", sp.Le(theta0, bound)),
+        # equality, the top of Prop 4.1's (0, 1]: a looser bound would prove the same, unseen
+        ("theta_0 = 1, the top of (0, 1]: 2 theta_0 < 2 pi needs 1 < pi", sp.Eq(theta0, bound)),
+        ("... and 1 < pi (the z3 step's hypothesis on pi, decided for pi itself)", sp.Gt(sp.pi, bound)),
         (
             "0 < theta_b < theta_a <= theta_0 <= 1 => 2 theta_a, theta_a -+ theta_b in (0, 2 pi)",
             z3_valid(claim, hyps, "frequencies in (0, 2 pi)"),
@@ -1086,9 +1091,9 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
     xp = sp.Symbol("x", nonnegative=True)
     s = sigmoid(x)
     U, u, a, sa, sU, sg = z3.Reals("U u a s_a s_U s_u")
-    # s(|u|) < 1 is what the bounds use; s(U) < 1 is true as well, but z3 proves both envelopes without it,
-    # so it is not assumed (the hypotheses list what the proof needs)
-    monotone = (a >= 0, a <= U, z3.Or(u == a, u == -a), sa >= z3.RealVal("0.5"), sa < 1, sU >= sa, a * sa <= U * sU)
+    # the hypotheses list what the proof needs: s(|u|) <= 1 (without it both envelopes fail), not the strict
+    # s(|u|) < 1 that holds as well, and nothing on s(U) beyond s(U) >= s(|u|) (s(U) < 1 is true but unused)
+    monotone = (a >= 0, a <= U, z3.Or(u == a, u == -a), sa >= z3.RealVal("0.5"), sa <= 1, sU >= sa, a * sa <= U * sU)
     sign = z3.If(u >= 0, sg == sa, sg == 1 - sa)
     hyps = (U > 0, *monotone, sign)
     # u = 0 (a = 0) and u = +-U (a = U, s(|u|) = s(U)) must stay inside the hypotheses: the envelopes hold

@@ -119,6 +119,8 @@ def compute_optimal(ctx: Context, *, n_exponent) -> Evidence:
     return all_exact(
         [
             ("dL/dN = 0 at N* (in logs: alpha A N^-alpha = beta B (6N/C)^beta)", sp.expand(stationary.subs(n, n_star))),
+            # D* is the theory's own, not C/(6 N*) retyped here: it must lie on the constraint with N*
+            ("6 N* D* = C (the optimum is on the constraint)", sp.simplify(6 * n_star * d_star - c)),
             ("d log N*/d log C", sp.Eq(elasticity_n, n_exponent(al, be))),
             ("d log D*/d log C = 1 - that", sp.Eq(elasticity_d, 1 - n_exponent(al, be))),
             ("0.452 at (0.34, 0.28)", sp.Lt(sp.Abs(x_n - sp.Rational(452, 1000)), sp.Rational(5, 10000))),
