@@ -103,10 +103,11 @@ def log_profiles(alpha: Sequence[float], tau: Sequence[float]) -> tuple[np.ndarr
 
 
 def _check_profiles(
-    alpha, tau, clip: float, log_alpha: np.ndarray | None = None, log_tau: np.ndarray | None = None
+    alpha, tau, clip: float | None, log_alpha: np.ndarray | None = None, log_tau: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(alpha, tau, ln alpha, ln tau), all normalised to the simplex, after the input checks. The profiles
-    come once: linear (alpha, tau) or in logarithms (log_alpha, log_tau), never half of each."""
+    come once: linear (alpha, tau) or in logarithms (log_alpha, log_tau), never half of each. ``clip`` is
+    the clip C to check, or None for a program without one."""
     if (log_alpha is None) != (log_tau is None):
         raise ValueError("log_alpha and log_tau go together: give both, or neither (then alpha and tau)")
     if log_alpha is not None and (alpha is not None or tau is not None):
@@ -129,7 +130,7 @@ def _check_profiles(
         if np.all(log_alpha == -math.inf):
             raise ValueError("the solver needs alpha not all zero (every log_alpha is -inf)")
         log_alpha, log_tau = log_alpha - log_sum_exp(log_alpha), log_tau - log_sum_exp(log_tau)
-    if not (math.isfinite(clip) and clip >= 1):
+    if clip is not None and not (math.isfinite(clip) and clip >= 1):
         raise ValueError(f"the clip C must be a finite number >= 1, not {clip}")
     return np.exp(log_alpha), np.exp(log_tau), log_alpha, log_tau
 
@@ -253,7 +254,7 @@ def solve_unclipped(
 
     With zeros in alpha (zero policy ``delete``) the infimum BC^2 is approached as g_j -> 0 on the
     zero coordinates but not attained (gllm.md §4.3 rule 2, E7); tau is not renormalised."""
-    _, _, la, lt = _check_profiles(alpha, tau, 1.0, log_alpha, log_tau)
+    _, _, la, lt = _check_profiles(alpha, tau, None, log_alpha, log_tau)
     support = np.isfinite(la)
     # on alpha's zeros la = -inf and lt is finite, so ln g_j = -inf (g_j -> 0) without a warning
     log_g = 0.25 * (la - lt)
@@ -406,7 +407,7 @@ def solve_regularized(
 
     Solved in v = s u with s = max(1, sqrt(nu) / (2 log lam)), so the penalty weight stays 1 and
     nothing overflows even for nu_mag near the double maximum."""
-    _, _, la, lt = _check_profiles(alpha, tau, 1.0 if clip is None else clip, log_alpha, log_tau)
+    _, _, la, lt = _check_profiles(alpha, tau, clip, log_alpha, log_tau)
     root = math.sqrt(nu) / (2 * log_lam)  # sqrt of the penalty weight
     s = max(1.0, root)
     weight = (root / s) ** 2

@@ -186,18 +186,27 @@ def twirl_constant(dk: int = D_K, base: int | None = None) -> sp.Expr:
     return 1 / sp.sin((thetas[-2] - thetas[-1]) / 2)
 
 
+def _adjacency_order(M: sp.Matrix) -> int:
+    """d, the order of the square adjacency matrix M: NOTEARS and its closed walks are defined for no other
+    (read once here, so that no count of rows or columns can disagree with the other)."""
+    if not M.is_square:
+        raise ValueError(f"NOTEARS needs a square adjacency matrix, not {M.rows} x {M.cols}")
+    return M.rows
+
+
 def notears(M: sp.Matrix) -> sp.Expr:
     """h(M) = tr exp(M o M) - d (Thm 4.4)."""
-    n = M.shape[0]
-    return (M.multiply_elementwise(M)).exp().trace() - n
+    d = _adjacency_order(M)
+    return (M.multiply_elementwise(M)).exp().trace() - d
 
 
 def closed_walk_weights(M: sp.Matrix) -> list[sp.Expr]:
     """tr (M o M)^k for k = 1..d: the total weight of closed walks of length k (eq. 4.12); h(M) is
     sum_k tr (M o M)^k / k!, and a support is acyclic iff all of these vanish."""
+    d = _adjacency_order(M)
     N = M.multiply_elementwise(M)
-    out, power = [], sp.eye(M.shape[0])
-    for _ in range(M.shape[0]):
+    out, power = [], sp.eye(d)
+    for _ in range(d):
         power = power * N
         out.append(power.trace())
     return out
