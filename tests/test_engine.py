@@ -36,6 +36,15 @@ def test_exact_zero_proves_identities_and_refutes_others():
     assert "2*x" in refuted.summary
 
 
+@pytest.mark.parametrize("check", [exact_zero, all_exact], ids=["exact_zero", "all_exact"])
+def test_assumptions_given_as_one_string_are_refused(check):
+    """("x real") is a string, not a tuple: it used to be split into one assumption per character."""
+    fact = x - x if check is exact_zero else [("x = x", sp.Eq(x, x))]
+    with pytest.raises(TypeError, match="not one string"):
+        check(fact, proved="ok", scope=Scope.GENERAL, assumptions="x real")
+    assert check(fact, proved="ok", scope=Scope.GENERAL, assumptions=("x real",)).assumptions == ("x real",)
+
+
 def test_exact_zero_refuses_floats():
     with pytest.raises(TypeError):
         exact_zero(x - 0.5 * x, proved="ok", scope=Scope.GENERAL)

@@ -88,6 +88,14 @@ def _scope_note(scope: Scope, where: str | None) -> str:
     return ""
 
 
+def _assumption_list(assumptions: Sequence[str]) -> tuple[str, ...]:
+    """The assumptions as a tuple of statements. A bare string is a Sequence[str] too, and tuple() would
+    split it into characters (one certificate's report listed its assumption letter by letter)."""
+    if isinstance(assumptions, str):
+        raise TypeError(f"assumptions is a sequence of statements, not one string: write ({assumptions!r},)")
+    return tuple(assumptions)
+
+
 def exact_zero(
     expr: sp.Expr | sp.MatrixBase,
     *,
@@ -111,7 +119,7 @@ def exact_zero(
         cross_check=cross_check,
         details=dict(details or {}),
         scope=scope,
-        assumptions=tuple(assumptions),
+        assumptions=_assumption_list(assumptions),
     )
 
 
@@ -139,7 +147,7 @@ def all_exact(
         cross_check=cross_check,
         details=dict(details or {}),
         scope=scope,
-        assumptions=tuple(assumptions),
+        assumptions=_assumption_list(assumptions),
     )
 
 

@@ -68,7 +68,7 @@ def nonresonant(ctx: Context, *, law) -> Evidence:
         [*th.nonresonance_lemma(law), cross],
         proved="for every even d_k and base > 1: theta_j strictly decreasing in (0, 1], all difference frequencies in (0, 2 pi)",
         scope=Scope.GENERAL,
-        assumptions=("d_k = 2h, h >= 1 symbolic; base = 1 + t, t > 0 symbolic; 0 <= j symbolic"),
+        assumptions=("d_k = 2h, h >= 1 symbolic; base = 1 + t, t > 0 symbolic; 0 <= j symbolic",),
     )
 
 
