@@ -21,7 +21,7 @@ def softmax_rows(scores: np.ndarray, causal: bool) -> np.ndarray:
     """Row softmax with the causal mask (entries j > i get weight 0, Eq. 7) of square n x n self-attention scores."""
     if scores.ndim != 2 or scores.shape[0] != scores.shape[1]:
         raise ValueError(f"scores must be a square n x n matrix (self-attention, Eq. 7), got shape {scores.shape}")
-    n = scores.shape[0]
+    n = len(scores)  # = scores.shape[1], checked above
     allowed = np.tril(np.ones((n, n), dtype=bool)) if causal else np.ones((n, n), dtype=bool)
     if _exact(scores):
         weights = np.array(
