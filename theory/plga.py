@@ -1115,9 +1115,12 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
     isw_prime, silu_prime = sp.diff(iswiglu(x), x), sp.diff(x * s, x)
     d_isw, d_silu = z3_in_sigmoid(isw_prime, x, u, sg), z3_in_sigmoid(silu_prime, x, u, sg)
     q = z3.RealVal(str(quadratic))
-    # the silu' bound, written once for the z3 step and for its tightness: a slope other than 1/4 breaks one
+    # the silu' bound's slope, written once for the z3 step and for its tightness: a smaller one fails the z3
+    # step, and a larger one is not silu''s own excess over s at 0+. The tightness compares that excess with
+    # the slope itself, not a gap with 0, which a degenerate rewrite (the gap times U) would also reach
     top = sp.Symbol("U", positive=True)
-    silu_bound = sigmoid(top) + top / 4
+    slope = sp.Rational(1, 4)
+    silu_bound = sigmoid(top) + slope * top
     return [
         ("iSwiGLU' = 2 u s + u^2 s (1 - s)", sp.cancel(sp.together(isw_prime - (2 * x * s + x**2 * s * (1 - s))))),
         ("silu' = s + u s (1 - s)", sp.cancel(sp.together(silu_prime - (s + x * s * (1 - s))))),
@@ -1133,8 +1136,8 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
             z3_valid(z3_abs_at_most(d_silu, z3_in_sigmoid(silu_bound, top, U, sU)), hyps, "silu' envelope"),
         ),
         (
-            "U/4 is the least slope: (s(U) + U/4 - silu'(U)) / U -> 0 as U -> 0+, so s(U) + c U fails near 0 for c < 1/4",
-            sp.Eq(sp.limit((silu_bound - silu_prime.subs(x, top)) / top, top, 0, "+"), 0),
+            "U/4 is the least slope: (silu'(U) - s(U)) / U -> 1/4 as U -> 0+, so s(U) + c U fails near 0 for c < 1/4",
+            sp.Eq(sp.limit((silu_prime.subs(x, top) - sigmoid(top)) / top, top, 0, "+"), slope),
         ),
         ("the hypotheses admit u = 0 (no point of |u| <= U excluded)", z3_admits(hyps, at_zero, "u = 0, U = 1")),
         (
