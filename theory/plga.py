@@ -483,8 +483,8 @@ def nonresonance_lemma(law: FrequencyLaw = rope_frequency) -> list[Fact]:
     theta0 = sp.simplify(law(0, dk, base))
     ta, tb, pi, top = z3.Reals("theta_a theta_b pi theta_0")
     # theta_0 = bound < pi, both decided below (for the law, and for SymPy's pi) and assumed by the z3 step:
-    # one number for all three. pi > bound is the least the step needs (2 theta_a <= 2 bound < 2 pi), so a
-    # hypothesis on pi not decided against pi itself (once pi > 3, which 3.142 would have passed) has no room
+    # one number for all three. pi > bound is the least the step needs (2 theta_a <= 2 bound < 2 pi); it was
+    # pi > 3, never decided of pi itself, so the false pi > 3.142 would have passed as well
     bound = 1
     hyps = (0 < tb, tb < ta, ta <= top, top <= bound, pi > bound)
     # Claim A's three frequencies, written once: the claim, the nonresonance and the resonances all use them
