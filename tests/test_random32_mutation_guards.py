@@ -9,9 +9,9 @@ from attncert.theory import plga
 
 @pytest.mark.parametrize("lemma", [plga.notears, plga.closed_walk_weights], ids=["notears", "closed-walks"])
 def test_notears_refuses_a_non_square_matrix(lemma):
-    """NOTEARS and its closed walks are defined on square adjacency matrices only (thirty-second set: the
-    order was read as shape[0] in one place and could be read as shape[1] unseen); a 2 x 3 matrix is
-    refused by name, before any product."""
+    """NOTEARS and its closed walks are defined on square adjacency matrices only (thirty-second set: both
+    read the order as shape[0], where shape[1] gave the same number unseen); a 2 x 3 matrix is refused by
+    name, before any product."""
     with pytest.raises(ValueError, match="square adjacency matrix, not 2 x 3"):
         lemma(sp.ones(2, 3))
 
