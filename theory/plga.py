@@ -903,7 +903,8 @@ def iv_precision(bits: int) -> Iterator[None]:
         mpmath.iv.prec = old
 
 
-_ENCLOSURE_DIGITS = (40, 80, 160, 320, 640)  # interval precisions tried before a zero test gives up
+# interval precisions tried before a zero test gives up: 40, 80, 160, 320, 640 digits (each rung doubles)
+_ENCLOSURE_DIGITS = tuple(40 * 2**k for k in range(5))
 
 
 def commutant_dimension(thetas: list[sp.Expr]) -> int:
