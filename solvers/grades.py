@@ -284,10 +284,10 @@ def _log_objective(la: np.ndarray, lt: np.ndarray, u: np.ndarray) -> tuple[float
 
 
 def _lbfgsb(objective, x0: np.ndarray, bounds: list, restarts: int = 10, deadline: float = math.inf):
-    """L-BFGS-B, restarted from its own result until a restart makes no progress: along the
-    gauge direction the objective is nearly flat at a face of the box, where one run can stop
-    early (relative reduction below ftol) well before the optimum. Iterations stop at
-    ``deadline`` (time.monotonic()), keeping the best point so far."""
+    """L-BFGS-B, restarted from its own result (at most ``restarts`` times, 10 by default) until a
+    restart makes no progress: along the gauge direction the objective is nearly flat at a face of
+    the box, where one run can stop early (relative reduction below ftol) well before the optimum.
+    Iterations stop at ``deadline`` (time.monotonic()), keeping the best point so far."""
     options = {"ftol": 1e-15, "gtol": 1e-12, "maxiter": 10_000}
 
     def stop_at_deadline(intermediate_result) -> None:

@@ -296,7 +296,7 @@ NEGATIVE_CONTROL_FAILS = {
     "order_parameter_lemma": ["m = 0 iff the numerator |D(x1) - D(x2)| vanishes"],
     "position_window_lemma": ["the window contains the pairs (1, 1) and (2, 2) (offset 0 twice)"],
     "positivity_obstruction_lemma": ["A_ii >= eps => A_ii^2 >= eps^1", "d_k eps^2 = 6.4e-17 at d_k = 64"],
-    "preactivation_bound_lemma": ["witness at d_k = 64: (W A)_11 = 1 = factor |W|_inf |A|_max (attained)"],
+    "preactivation_bound_lemma": ["witness at d_k = 64: (W A)_11 = 6 = factor |W|_inf |A|_max (attained)"],
     "row_factorisation_lemma": ["(iii) a constant shared phi forces A^(h) = 1 alpha*^T for every head"],
     "softmax_jacobian_lemma": [
         "Gershgorin row bound 2 p_i (1 - p_i) <= constant",

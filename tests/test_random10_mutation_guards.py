@@ -96,7 +96,7 @@ def test_extra_decode_state_grows_with_the_filter_memory():
 
 
 def test_preactivation_bound_lemma_defaults_to_the_attained_factor_one():
-    """E3: |(W A)_ij| <= |W|_inf |A|_max with factor 1, attained on W = 1 1^T/d_k, A = 1 1^T. The
+    """E3: |(W A)_ij| <= |W|_inf |A|_max with factor 1, attained on W = 2 1 1^T/d_k, A = 3 1 1^T. The
     certificate passes its factor explicitly, so the default is checked here: every fact holds at
     the default, and the witness refuses a factor 2 (valid, but not attained) as well as 1/2."""
     assert all(holds_exactly(fact) for _, fact in plga.preactivation_bound_lemma())

@@ -1161,23 +1161,31 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
 
 def preactivation_bound_lemma(factor: sp.Expr = 1) -> list[Fact]:
     """E3: for every d, |(W A)_ij| <= sum_k |W_ik| |A_kj| <= |W|_inf |A|_max (the row sum times the max), i.e.
-    factor * |W|_inf |A|_max with factor = 1: the paper's extra factor d_k is not needed. Tight: W = 1 1^T/d,
-    A = 1 1^T give (W A)_ij = 1 = |W|_inf |A|_max, so the paper's bound is loose by exactly d_k there."""
+    factor * |W|_inf |A|_max with factor = 1: the paper's extra factor d_k is not needed. Tight: W = 2 1 1^T/d,
+    A = 3 1 1^T give (W A)_ij = 6 = |W|_inf |A|_max, so the paper's bound is loose by exactly d_k there."""
     k = sp.Symbol("k", integer=True)
     d = sp.Symbol("d", integer=True, positive=True)
     w = sp.IndexedBase("w", nonnegative=True)  # |W_ik|
     gap = sp.IndexedBase("g", nonnegative=True)  # |A|_max - |A_kj| >= 0
     dk = D_K
-    row_sum = dk * sp.Rational(1, dk)  # |W|_inf for W = 1 1^T / d_k
-    entry = sum(sp.Rational(1, dk) * 1 for _ in range(dk))  # (W A)_11 = sum_k W_1k A_k1
+    # the witness W = 2 1 1^T / d_k, A = 3 1 1^T: no norm is 1, so a norm dropped or divided by cannot pass
+    w_inf, a_max = 2, 3
+    row_sum = dk * sp.Rational(w_inf, dk)  # |W|_inf, the row sum of W
+    entry = sum(sp.Rational(w_inf, dk) * a_max for _ in range(dk))  # (W A)_11 = sum_k W_1k A_k1
     return [
         (
             "|W|_inf |A|_max - sum_k |W_ik| |A_kj| = sum_k |W_ik| (|A|_max - |A_kj|) >= 0",
             sp.Ge(sp.Sum(w[k] * gap[k], (k, 1, d)), 0),
         ),
         # equality, not <=: the bound is attained, so no smaller factor is valid and no larger one is tight
-        (f"witness at d_k = {dk}: (W A)_11 = 1 = factor |W|_inf |A|_max (attained)", sp.Eq(entry, factor * row_sum * 1)),
-        (f"slack of the paper's bound on the witness: d_k |W|_inf |A|_max / |(W A)_11| = {dk}", sp.Eq(dk * row_sum / entry, dk)),
+        (
+            f"witness at d_k = {dk}: (W A)_11 = {w_inf * a_max} = factor |W|_inf |A|_max (attained)",
+            sp.Eq(entry, factor * row_sum * a_max),
+        ),
+        (
+            f"slack of the paper's bound on the witness: d_k |W|_inf |A|_max / |(W A)_11| = {dk}",
+            sp.Eq(dk * row_sum * a_max / entry, dk),
+        ),
     ]
 
 

@@ -56,7 +56,7 @@ def block_diagonal(first, second):
     if not isinstance(first, sp.BlockMatrix):
         return sp.diag(first, second)
     a, b = first.blocks, second.blocks
-    n, m = a[0, 0].rows, b[0, 0].rows
+    n, m = first.rows / 2, second.rows / 2  # the operators are 2n x 2n and 2m x 2m
     above, below = sp.ZeroMatrix(n, m), sp.ZeroMatrix(m, n)
     return sp.BlockMatrix(
         [

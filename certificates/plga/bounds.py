@@ -548,7 +548,7 @@ def envelopes(ctx: Context, *, quadratic) -> Evidence:
     claim=claim(
         "Cor 5.13 a-priori bound (erratum E3)",
         "U <= |W|_inf sup |A|_max d_k + |b_W|_max is valid but loose: |(W A)_ij| <= |W|_inf |A|_max already for every d, "
-        "with equality on W = 1 1^T/d_k, A = 1 1^T, where the paper's bound is d_k = 64 times too large",
+        "with equality on W = 2 1 1^T/d_k, A = 3 1 1^T, where the paper's bound is d_k = 64 times too large",
         Provenance.DERIVED,
         "Cor 5.13 a-priori bound",
         "Erratum E3",
