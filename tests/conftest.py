@@ -58,6 +58,28 @@ def ctx() -> Context:
 
 
 @pytest.fixture
+def scripted_minimize(monkeypatch):
+    """Replace scipy.optimize.minimize by a scripted run: ``script(step)`` makes each run move x to
+    step(x) and report fun = |x|_1, and returns the list of starting points the runs were given."""
+    from types import SimpleNamespace
+
+    from scipy import optimize
+
+    def script(step) -> list[np.ndarray]:
+        calls: list[np.ndarray] = []
+
+        def run(objective, x, **kwargs):
+            calls.append(np.array(x))
+            y = step(np.asarray(x, dtype=float))
+            return SimpleNamespace(x=y, fun=float(np.abs(y).sum()))
+
+        monkeypatch.setattr(optimize, "minimize", run)
+        return calls
+
+    return script
+
+
+@pytest.fixture
 def greeting_peer():
     """A local TCP peer that answers every connection with fixed bytes, a stand-in for a service that is
     no dask scheduler. ``start(greeting, hang_up=...)`` returns its tcp:// address and the list of the

@@ -2,46 +2,30 @@
 cross-check's restart loop, whose stopping rule no test reached, and bracketed_root's final width test at
 its boundary."""
 
-from types import SimpleNamespace
-
 import numpy as np
 import pytest
-from scipy import optimize
 
 from attncert.solvers import grades
 
 
-def _scripted_minimize(monkeypatch, step):
-    """Replace scipy's minimize by a run that moves x to step(x) and reports fun = |x|_1, counting calls."""
-    calls = []
-
-    def fake(objective, x, **kwargs):
-        calls.append(np.array(x))
-        y = step(np.asarray(x, dtype=float))
-        return SimpleNamespace(x=y, fun=float(np.abs(y).sum()))
-
-    monkeypatch.setattr(optimize, "minimize", fake)
-    return calls
-
-
-def test_lbfgsb_restarts_while_each_restart_makes_progress(monkeypatch):
+def test_lbfgsb_restarts_while_each_restart_makes_progress(scripted_minimize):
     """`_lbfgsb` restarts from its own result until a restart makes no progress: a run that only halves
     the distance to the optimum each time is restarted all 10 times (11 runs), ending at 2^-11. A loop
     that stops after the first restart, or after the first improving one, ends at 2^-2."""
-    calls = _scripted_minimize(monkeypatch, lambda x: x / 2)
+    calls = scripted_minimize(lambda x: x / 2)
     res = grades._lbfgsb(None, np.array([1.0]), [(0.0, 1.0)], restarts=10)
     assert len(calls) == 11
     assert res.fun == 2.0**-11
 
 
-def test_lbfgsb_stops_at_the_first_restart_without_progress_and_keeps_the_better_point(monkeypatch):
+def test_lbfgsb_stops_at_the_first_restart_without_progress_and_keeps_the_better_point(scripted_minimize):
     """A restart that ends where it began stops the loop (two runs); one that ends worse stops it too and
     the better, earlier point is returned."""
-    calls = _scripted_minimize(monkeypatch, lambda x: x)
+    calls = scripted_minimize(lambda x: x)
     assert grades._lbfgsb(None, np.array([0.5]), [(0.0, 1.0)], restarts=10).fun == 0.5
     assert len(calls) == 2
 
-    calls = _scripted_minimize(monkeypatch, lambda x: x / 4 if x[0] == 1.0 else x * 3)
+    calls = scripted_minimize(lambda x: x / 4 if x[0] == 1.0 else x * 3)
     res = grades._lbfgsb(None, np.array([1.0]), [(0.0, 1.0)], restarts=10)
     assert len(calls) == 2
     assert res.fun == 0.25

@@ -1161,7 +1161,7 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
 
 def preactivation_bound_lemma(factor: sp.Expr = 1) -> list[Fact]:
     """E3: for every d, |(W A)_ij| <= sum_k |W_ik| |A_kj| <= |W|_inf |A|_max (the row sum times the max), i.e.
-    factor * |W|_inf |A|_max with factor = 1: the paper's extra factor d_k is not needed. Tight: W = 2 1 1^T/d,
+    factor * |W|_inf |A|_max with factor = 1: the paper's extra factor d_k is not needed. Tight: W = 2 1 1^T/d_k,
     A = 3 1 1^T give (W A)_ij = 6 = |W|_inf |A|_max, so the paper's bound is loose by exactly d_k there."""
     k = sp.Symbol("k", integer=True)
     d = sp.Symbol("d", integer=True, positive=True)
