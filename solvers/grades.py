@@ -516,9 +516,9 @@ def bracketed_root(f, lo: float, hi: float, *, rtol: float = 1e-14, max_evaluati
     falling back to bisection when the secant leaves the bracket. The bracket always holds the
     zero, so the answer is within ``rtol * hi`` of it: the precision SciPy's brentq was asked for
     here, without importing SciPy on the default path. A bracket still wider than that after
-    ``max_evaluations`` evaluations raises ArithmeticError rather than return a cruder value
-    (epsilon_max's one-binade brackets take at most 57 evaluations on 1,975 random profiles).
-    """
+    ``max_evaluations`` evaluations (400 by default) raises ArithmeticError rather than return a
+    cruder value (epsilon_max's one-binade brackets take at most 57 evaluations on 1,975 random
+    profiles)."""
     flo, fhi = f(lo), f(hi)
     if not (flo < 0 <= fhi):
         raise ValueError("bracketed_root needs f(lo) < 0 <= f(hi)")

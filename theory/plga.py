@@ -596,6 +596,9 @@ def notears_lemma(loops_are_cycles: bool = True) -> list[Fact]:
     # pinned by a_0 = 1 and the ratio a_{L+1} / a_L below (an induction), not only by its sign: a
     # wrong weight such as 2/L! is positive too
     coefficient = 1 / sp.factorial(L)
+    # the lower bound on h a cycle gives; its sign alone would not tell a product from a quotient of
+    # positives, so it is also evaluated on the 2-cycle with squared weights 4 and 9: 4 * 9 / 2! = 18
+    bound = coefficient * sp.Product(y[m], (m, 1, L))
     return [
         ("entries of N = M o M are >= 0", sp.Ge(w**2, 0)),
         ("the zero band of N is the topological order's, no more: row i is free from j = i + offset on", edges_forward),
@@ -603,9 +606,10 @@ def notears_lemma(loops_are_cycles: bool = True) -> list[Fact]:
         ("a cycle of length L has closed-walk weight prod w_e^2 > 0", sp.Gt(sp.Product(y[m], (m, 1, L)), 0)),
         ("the weight of tr N^L in h is exp's Taylor coefficient a_L = 1/L!: a_0 = 1", coefficient.subs(L, 0) - 1),
         ("... and a_{L+1} = a_L / (L + 1), from (e^x)' = e^x", coefficient.subs(L, L + 1) - coefficient / (L + 1)),
+        ("h >= tr N^L / L! >= prod w_e^2 / L! > 0 when a cycle exists (every term of h is >= 0)", sp.Gt(bound, 0)),
         (
-            "h >= tr N^L / L! >= prod w_e^2 / L! > 0 when a cycle exists (every term of h is >= 0)",
-            sp.Gt(coefficient * sp.Product(y[m], (m, 1, L)), 0),
+            "... the bound prod w_e^2 / L! on a 2-cycle with w_e^2 = 4, 9 is 18",
+            bound.subs(L, 2).doit().subs({y[1]: 4, y[2]: 9}) - 18,
         ),
     ]
 
@@ -1255,15 +1259,18 @@ def contraction_consequences_lemma(with_lipschitz: bool = True) -> list[Fact]:
     bound = (K if with_lipschitz else 1) * (dx + L * e + dy)  # the control drops only the factor Lip(phi)
     zero = tuple(v == 0 for v in (a, b, c, e, dx, dy, K, L))
     # every bound tight at once, every norm positive: the display is sharp, and no hypothesis is
-    # stricter than the triangle inequality or a Lipschitz bound (a stricter one still implies the display)
-    sharp = (K == 1, L == 1, e == 1, dx == 1, dy == 1, c == L * e, b == dx + c + dy, a == K * b)
+    # stricter than the triangle inequality or a Lipschitz bound (a stricter one still implies the display).
+    # Any positive values are such a point; distinct ones other than 1 keep a product from reading as a
+    # quotient and one term from standing for another
+    sharp = (K == 2, L == 3, e == 5, dx == 7, dy == 11, c == L * e, b == dx + c + dy, a == K * b)
+    positive = tuple(v > 0 for v in (a, b, c, e, dx, dy, K, L))
     separation = (rows == a, a >= c0 * e)  # A_i = phi(r_i) and phi's lower Lipschitz bound
     return [
         ("(ii) transfer display", z3_valid(a <= bound, hyps, "triangle inequality and Lipschitz bounds")),
         ("(ii) its hypotheses admit every norm and constant = 0 (no case excluded)", z3_admits(hyps, zero, "all zero")),
         (
             "(ii) its hypotheses admit the sharp case: every bound tight, every norm positive, a = bound",
-            z3_admits((*hyps, a == bound), sharp, "K = L = |r_x - r_y| = delta = 1, a = 3"),
+            z3_admits((*hyps, *positive, a == bound), sharp, "K = 2, L = 3, |r_x - r_y| = 5, delta = 7, 11: a = 66"),
         ),
         ("(ii) Jung: circumradius 1/sqrt(3) of a unit equilateral triangle exceeds 1/2", sp.Gt(1 / sp.sqrt(3), sp.S.Half)),
         ("(iii) rows of A differ by >= c0 |r - r'|", z3_valid(rows >= c0 * e, separation, "A_i = phi(r_i)")),
