@@ -598,12 +598,13 @@ def notears_lemma(loops_are_cycles: bool = True) -> list[Fact]:
     coefficient = 1 / sp.factorial(L)
     # the lower bound on h a cycle gives; its sign alone would not tell a product from a quotient of
     # positives, so it is also evaluated on the 2-cycle with squared weights 4 and 9: 4 * 9 / 2! = 18
-    bound = coefficient * sp.Product(y[m], (m, 1, L))
+    cycle_weight = sp.Product(y[m], (m, 1, L))  # the closed walk around the cycle: prod w_e^2
+    bound = coefficient * cycle_weight
     return [
         ("entries of N = M o M are >= 0", sp.Ge(w**2, 0)),
         ("the zero band of N is the topological order's, no more: row i is free from j = i + offset on", edges_forward),
         *zero_band_induction(lambda power: power * offset, offset),
-        ("a cycle of length L has closed-walk weight prod w_e^2 > 0", sp.Gt(sp.Product(y[m], (m, 1, L)), 0)),
+        ("a cycle of length L has closed-walk weight prod w_e^2 > 0", sp.Gt(cycle_weight, 0)),
         ("the weight of tr N^L in h is exp's Taylor coefficient a_L = 1/L!: a_0 = 1", coefficient.subs(L, 0) - 1),
         ("... and a_{L+1} = a_L / (L + 1), from (e^x)' = e^x", coefficient.subs(L, L + 1) - coefficient / (L + 1)),
         ("h >= tr N^L / L! >= prod w_e^2 / L! > 0 when a cycle exists (every term of h is >= 0)", sp.Gt(bound, 0)),
