@@ -212,9 +212,13 @@ def solve_clipped(
             hi_i = mid
         else:
             lo_i = mid + 1
-    left = float(breaks[lo_i - 1]) if lo_i > 0 else float(breaks[0]) - 1.0
-    right = float(breaks[lo_i]) if lo_i < breaks.size else float(breaks[-1]) + 1.0
-    n_lo, n_hi, log_a0, log_t0 = sums(0.5 * (left + right))
+    # the partition is fixed on the open interval (left, right). Past the last breakpoint it is open
+    # to the right: a zero alpha_j with a heavy tau_j puts the optimum there, and a finite right end
+    # would clamp k below sqrt(T0/A0). Probed at the midpoint, or one past the finite end
+    left = float(breaks[lo_i - 1]) if lo_i > 0 else -math.inf
+    right = float(breaks[lo_i]) if lo_i < breaks.size else math.inf
+    probe = 0.5 * (left + right) if math.isfinite(left + right) else (right - 1.0 if lo_i == 0 else left + 1.0)
+    n_lo, n_hi, log_a0, log_t0 = sums(probe)
     b = math.exp(log_sum_exp(0.5 * (la_s + lt_s)[n_lo : d - n_hi]))  # sum_interior sqrt(alpha_j tau_j)
     finite_sums = math.isfinite(log_a0) and math.isfinite(log_t0)
     log_k = 0.5 * (log_t0 - log_a0) if finite_sums else right

@@ -168,7 +168,13 @@ def _dask_logs_muted():
     has one of its own (the others inherit it) for the time of the connection attempt."""
     manager = logging.root.manager
     names = ["distributed", *(n for n in manager.loggerDict if n.startswith("distributed."))]
-    loggers = [logging.getLogger(n) for n in names if n == "distributed" or getattr(manager.loggerDict[n], "level", 0)]
+    # a dotted name's missing parent is a PlaceHolder, without a level: getLogger would turn it into a
+    # logger for good, so it reads as NOTSET and is left alone
+    loggers = [
+        logging.getLogger(n)
+        for n in names
+        if n == "distributed" or getattr(manager.loggerDict[n], "level", logging.NOTSET) != logging.NOTSET
+    ]
     levels = [logger.level for logger in loggers]
     for logger in loggers:
         logger.setLevel(logging.CRITICAL + 1)

@@ -136,6 +136,9 @@ def test_causal_softmax_refuses_scores_that_are_not_square(shape):
         ([0.4, 0.35, 0.25], [0.3, 0.3, 0.4], 2.0),
         ([0.97, 0.02, 0.01], [0.01, 0.02, 0.97], 1.5),
         ([0.1, 0.2, 0.3, 0.4], [0.4, 0.3, 0.2, 0.1], 3.0),
+        # alpha_0 = 0 with a heavy tau_0: the optimum lies past the last breakpoint, where k was once
+        # clamped to that breakpoint + 1 (set 40)
+        ([0.0, 1.0, 1.0], [1000.0, 1.0, 2.0], 2.0),
     ],
 )
 def test_active_set_threshold_reproduces_the_grading(alpha, tau, clip):
