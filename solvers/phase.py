@@ -348,7 +348,7 @@ def summarise(sweep: Sweep, *, c: float | None = None) -> Statistics:
     p = sweep.protocol
     with warnings.catch_warnings():  # a point whose curves never cross has an all-NaN slice
         warnings.simplefilter("ignore", RuntimeWarning)
-        mean = np.nanmean(sweep.gamma_c, axis=0) if sweep.gamma_c.shape[0] > 1 else sweep.gamma_c[0]
+        mean = np.nanmean(sweep.gamma_c, axis=0)  # one seed: its own values, an all-NaN point NaN
         sd = np.nanstd(sweep.gamma_c, axis=0, ddof=1) if sweep.gamma_c.shape[0] > 1 else np.zeros_like(mean)
     ratios = [
         mean[i, j] / freezing_point(T) for i, d in enumerate(p.d_ks) for j, T in enumerate(p.Ts) if branch(d, T) == "condensed"

@@ -204,7 +204,11 @@ class PLDRDecoder:
     """A small post-LN PLDR decoder (Def 4.3) with random-init weights: embedding, per-layer PLGA
     heads on RoPE-rotated queries and keys with a metric learner shared by the layer's heads,
     W_O, SwiGLU FFN, untied unembedding. ``operator`` overrides G_LM (e.g. the identity) for the
-    SDPA special case; ``causal=False`` drops the mask (a negative control)."""
+    SDPA special case; ``causal=False`` drops the mask (a negative control).
+
+    Init: the embedding N(0, 1), PyTorch's ``nn.Embedding`` default (the spec names none); the q, k, v
+    biases N(0, 0.02^2); the dense layers and the unembedding Xavier-uniform, its bias zero; the heads' W,
+    P, a Xavier-normal with zero biases (plga.md §1.9); each layer's metric learner ``MetricLearner.random``."""
 
     embed: np.ndarray
     layers: tuple[dict, ...]
