@@ -268,7 +268,9 @@ def lagrange_identity() -> tuple[sp.IndexedBase, sp.IndexedBase, sp.Symbol, Indu
         pairs = sp.Sum(sp.Sum((x[i] * y[j] - x[j] * y[i]) ** 2, (i, 1, j - 1)), (j, 1, n))
         return sx * sy - sxy**2 - pairs
 
-    base = residual(sp.Integer(1)).replace(lambda e: isinstance(e, sp.Sum) and len(e.limits) > 1, _peel).doit()
+    # at d = 1 every sum is its top term plus an empty sum; the double one (which SymPy holds as one Sum of
+    # two limits, beyond doit since its inner bound j - 1 is the outer index) needs the peel
+    base = residual(sp.Integer(1)).replace(lambda e: isinstance(e, sp.Sum), _peel).doit()
     upper = residual(d + 1).replace(lambda e: isinstance(e, sp.Sum) and e.limits[-1][2] == d + 1, _peel)
     step = linearize_sums(sp.expand(upper.doit(deep=False)) - residual(d))
     return x, y, d, InductionProof("Lagrange identity", d, base, step)
