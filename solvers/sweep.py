@@ -175,13 +175,13 @@ def _dask_logs_muted():
         for n in names
         if n == "distributed" or getattr(manager.loggerDict[n], "level", logging.NOTSET) != logging.NOTSET
     ]
-    levels = [logger.level for logger in loggers]
+    saved = [(logger, logger.level) for logger in loggers]
     for logger in loggers:
         logger.setLevel(logging.CRITICAL + 1)
     try:
         yield
     finally:
-        for logger, level in zip(loggers, levels, strict=True):
+        for logger, level in saved:
             logger.setLevel(level)
 
 

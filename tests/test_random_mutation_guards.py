@@ -117,7 +117,9 @@ def test_exact_softmax_rows_are_exp_over_their_sum():
 
 def test_only_the_failed_client_finaliser_is_silenced(monkeypatch):
     """solvers.sweep drops the garbage-collection complaint of a dask Client that failed to start
-    (the user already has the one-line error) and passes every other unraisable exception on."""
+    (the user already has the one-line error) and passes every other unraisable exception on. The hook
+    is installed once however many connections fail: a second call leaves it as it is, not wrapped again
+    (set 43)."""
     import sys
     import types
 
@@ -126,6 +128,9 @@ def test_only_the_failed_client_finaliser_is_silenced(monkeypatch):
     seen = []
     monkeypatch.setattr(sys, "unraisablehook", seen.append)
     sweep._silence_failed_client()
+    installed = sys.unraisablehook
+    sweep._silence_failed_client()
+    assert sys.unraisablehook is installed
 
     class Client:
         def __del__(self):  # only its qualified name matters
