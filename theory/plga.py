@@ -1258,13 +1258,14 @@ def contraction_consequences_lemma(with_lipschitz: bool = True) -> list[Fact]:
     a, b, c, e, dx, dy, K, L, c0, rows = z3.Reals("a b c e delta_x delta_y K L c0 rows")
     hyps = (K >= 0, L >= 0, dx >= 0, dy >= 0, e >= 0, a <= K * b, b <= dx + c + dy, c <= L * e)
     bound = (K if with_lipschitz else 1) * (dx + L * e + dy)  # the control drops only the factor Lip(phi)
-    zero = tuple(v == 0 for v in (a, b, c, e, dx, dy, K, L))
+    norms = (a, b, c, e, dx, dy, K, L)  # the display's norms and constants
+    zero = tuple(v == 0 for v in norms)
     # every bound tight at once, every norm positive: the display is sharp, and no hypothesis is
     # stricter than the triangle inequality or a Lipschitz bound (a stricter one still implies the display).
     # Any positive values are such a point; distinct ones other than 1 keep a product from reading as a
     # quotient and one term from standing for another
     sharp = (K == 2, L == 3, e == 5, dx == 7, dy == 11, c == L * e, b == dx + c + dy, a == K * b)
-    positive = tuple(v > 0 for v in (a, b, c, e, dx, dy, K, L))
+    positive = tuple(v > 0 for v in norms)
     separation = (rows == a, a >= c0 * e)  # A_i = phi(r_i) and phi's lower Lipschitz bound
     return [
         ("(ii) transfer display", z3_valid(a <= bound, hyps, "triangle inequality and Lipschitz bounds")),
