@@ -118,7 +118,8 @@ class DaskExecutor:
                 _silence_failed_client()
                 gc.collect()
 
-        starter = threading.Thread(target=start, daemon=True)
+        # a daemon: abandoned mid-handshake it must not keep the process from exiting
+        starter = threading.Thread(target=start, name="attncert-dask-start", daemon=True)
         with _dask_logs_muted():
             starter.start()
             starter.join(HANDSHAKE_LIMIT_S)

@@ -1,6 +1,7 @@
 """Sweeps beyond one machine: the dask executor gives the same CSV as the local run (issue 6)."""
 
 import importlib.util
+import threading
 
 import pytest
 
@@ -64,7 +65,9 @@ def test_a_peer_that_speaks_another_protocol_is_refused_before_any_dask_connecti
 @pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="dask.distributed is not installed")
 def test_a_peer_that_stalls_the_dask_handshake_is_one_line_not_a_hang(capsys, greeting_peer, monkeypatch):
     """A plausible 8-byte frame length and then silence kept dask's Client waiting for ever (its
-    own timeout does not cover the handshake); the start now has a hard limit (here 1 s)."""
+    own timeout does not cover the handshake); the start now has a hard limit (here 1 s). The
+    abandoned start is still waiting when the command returns, so it must be a daemon thread: a
+    plain one would keep the process from exiting, the very hang the limit is there to end."""
     from attncert.solvers import sweep
 
     monkeypatch.setattr(sweep, "HANDSHAKE_LIMIT_S", 1)
@@ -72,3 +75,5 @@ def test_a_peer_that_stalls_the_dask_handshake_is_one_line_not_a_hang(capsys, gr
     assert main(["phase", "--executor", "dask", "--scheduler", address, "--trials", "10", "--seeds", "1"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "stalled the dask handshake" in err and "Traceback" not in err
+    abandoned = [t for t in threading.enumerate() if t.name == "attncert-dask-start"]
+    assert abandoned and all(t.daemon for t in abandoned)
