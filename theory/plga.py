@@ -1263,8 +1263,9 @@ def contraction_consequences_lemma(with_lipschitz: bool = True) -> list[Fact]:
     # every bound tight at once, every norm positive: the display is sharp, and no hypothesis is
     # stricter than the triangle inequality or a Lipschitz bound (a stricter one still implies the display).
     # Any positive values are such a point; distinct ones other than 1 keep a product from reading as a
-    # quotient and one term from standing for another
-    sharp = (K == 2, L == 3, e == 5, dx == 7, dy == 11, c == L * e, b == dx + c + dy, a == K * b)
+    # quotient and one term from standing for another. Every value is written out, the tight ones too
+    # (c = L e, b = dx + c + dy, a = K b), so that the point checked is the one the evidence names
+    sharp = (K == 2, L == 3, e == 5, dx == 7, dy == 11, c == 15, b == 33, a == 66)
     positive = tuple(v > 0 for v in norms)
     separation = (rows == a, a >= c0 * e)  # A_i = phi(r_i) and phi's lower Lipschitz bound
     return [
@@ -1272,7 +1273,9 @@ def contraction_consequences_lemma(with_lipschitz: bool = True) -> list[Fact]:
         ("(ii) its hypotheses admit every norm and constant = 0 (no case excluded)", z3_admits(hyps, zero, "all zero")),
         (
             "(ii) its hypotheses admit the sharp case: every bound tight, every norm positive, a = bound",
-            z3_admits((*hyps, *positive, a == bound), sharp, "K = 2, L = 3, |r_x - r_y| = 5, delta = 7, 11: a = 66"),
+            z3_admits(
+                (*hyps, *positive, a == bound), sharp, "K = 2, L = 3, |r_x - r_y| = 5, delta = 7, 11, c = 15, b = 33: a = 66"
+            ),
         ),
         ("(ii) Jung: circumradius 1/sqrt(3) of a unit equilateral triangle exceeds 1/2", sp.Gt(1 / sp.sqrt(3), sp.S.Half)),
         ("(iii) rows of A differ by >= c0 |r - r'|", z3_valid(rows >= c0 * e, separation, "A_i = phi(r_i)")),
