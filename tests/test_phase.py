@@ -65,6 +65,14 @@ def test_extraction_takes_the_first_crossing_of_a_non_monotone_curve():
     assert extract_gamma_c([0, 1, 2, 3, 4], [0.1, 0.6, 0.2, 0.8, 0.9], chance_level=0.1) == pytest.approx(0.8)
 
 
+def test_extraction_counts_a_point_on_the_threshold_as_its_crossing():
+    """The threshold counts "at or above": a curve that reaches its threshold 0.5 exactly at gamma = 1
+    and dips again has crossed there (set 46 drew `>`, which skips the touch and interpolates the
+    later crossing, 2.375)."""
+    # chance 0.0, plateau 1.0; 0.5 is exact in floats, so the touch is exact too
+    assert extract_gamma_c([0, 1, 2, 3], [0.0, 0.5, 0.2, 1.0], chance_level=0.0) == 1.0
+
+
 @pytest.mark.parametrize(
     "curve",
     [

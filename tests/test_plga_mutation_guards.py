@@ -138,11 +138,12 @@ def test_head_init_law():
 def test_decoder_init_scales():
     """The decoder's documented init: q, k, v biases N(0, 0.02^2) and the embedding N(0, 1) (set 41 drew
     N(0, 2^2), which the LayerNorm on the embedded tokens hides from every certificate: the output
-    probabilities move by 1.6e-6)."""
+    probabilities move by 1.6e-6; set 46 drew N(1, 1), which it hides exactly, a shift of every feature)."""
     model = sv.PLDRDecoder.random(7, **DECODER_SIZE)
     biases = np.concatenate([layer[b] for layer in model.layers for b in ("bq", "bk", "bv")])
     assert 0.01 < biases.std() < 0.04  # the decoder's q, k, v biases are N(0, 0.02^2)
     assert model.embed.size >= 300 and 0.85 < model.embed.std() < 1.15  # N(0, 1): s.d. 1 to about 0.04
+    assert abs(model.embed.mean()) < 0.25  # ... and mean 0 to about 0.06
     assert all(len(layer["phi"].blocks) == 2 for layer in model.layers)
 
 
