@@ -109,6 +109,11 @@ def test_mean_field_law_values_and_branches():
         ({"d_ks": (0,), "Ts": (10,)}, "d_k"),
         ({"d_ks": (4,), "Ts": (2,)}, "T values"),
         ({"d_ks": (4,), "Ts": (10,), "gammas": (0.0,)}, "gamma grid"),
+        # each refused as not finite or negative, before the order check (which NaN and a grid ending
+        # at +inf pass, and which would call -1 only out of order): set 47 drew `and` for `or` there
+        ({"d_ks": (4,), "Ts": (10,), "gammas": (0.0, math.nan)}, "finite values >= 0"),
+        ({"d_ks": (4,), "Ts": (10,), "gammas": (0.0, 1.0, math.inf)}, "finite values >= 0"),
+        ({"d_ks": (4,), "Ts": (10,), "gammas": (0.0, -1.0)}, "finite values >= 0"),
         ({"d_ks": (4,), "Ts": (10,), "gammas": (0.5, 1.0)}, "start at 0"),
         ({"d_ks": (4,), "Ts": (10,), "trials": 0}, "trials"),
         ({"d_ks": (4,), "Ts": (10,), "seeds": 0}, "seeds"),
