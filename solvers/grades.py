@@ -197,9 +197,10 @@ def solve_clipped(
     def excess_nonnegative(log_k: float) -> bool:
         # k^2 A(k) - T(k) = k^2 A0 - T0 along the saturated family: it is nondecreasing in k (its
         # derivative is 2(k A - B) >= 0) and d log Lambda(g(k))/dk has its sign, so the optimum
-        # is its zero crossing; compared in logarithms so that k may be huge or tiny
+        # is its zero crossing; compared in logarithms so that k may be huge or tiny (T0 = 0, ln T0 = -inf,
+        # reads as >= 0 as it should, with no case of its own: log_k is a finite breakpoint)
         _, _, log_a0, log_t0 = sums(log_k)
-        return log_t0 == -math.inf or 2 * log_k + log_a0 >= log_t0
+        return 2 * log_k + log_a0 >= log_t0
 
     finite = ws[np.isfinite(ws)]
     breaks = np.sort(np.concatenate([-finite, log_c2 - finite]))

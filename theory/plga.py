@@ -1281,6 +1281,8 @@ def contraction_consequences_lemma(with_lipschitz: bool = True) -> list[Fact]:
         ("(iii) rows of A differ by >= c0 |r - r'|", z3_valid(rows >= c0 * e, separation, "A_i = phi(r_i)")),
         (
             "(iii) its hypotheses admit equality in the lower Lipschitz bound",
-            z3_admits(separation, (c0 == 1, e == 1, a == c0 * e), "a = c0 |r - r'|"),
+            # equality sits with the constraints, the point is written out: unit values would let
+            # c0 / e stand for c0 e (set 50), and a point off equality would still satisfy a >= c0 e
+            z3_admits((*separation, a == c0 * e), (c0 == 2, e == 3, a == 6), "a = c0 |r - r'| = 2 * 3"),
         ),
     ]
