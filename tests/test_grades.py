@@ -99,6 +99,9 @@ def test_first_order_certificate_is_the_dot_product_on_the_simplex():
     )
     # grades at the double range's edge: the centred, scaled sum does not overflow
     assert gs.first_order_certificate([0.51, 0.49], [0.5, 0.5], [1e308, -1e308]) == pytest.approx(2e306, rel=1e-12)
+    # a large constant part is taken off before the sum, not added: at q = 2^52 + (0, 1, 2) the centred
+    # q is exactly (-1, 0, 1) and the certificate exactly -1/2, where adding the midrange rounded it to -1
+    assert gs.first_order_certificate([0.5, 0.25, 0.25], [0.25, 0.25, 0.5], 2.0**52 + np.array([0.0, 1.0, 2.0])) == -0.5
 
 
 @settings(max_examples=300, deadline=None)

@@ -585,11 +585,13 @@ def notears_lemma(loops_are_cycles: bool = True) -> list[Fact]:
     w = sp.Symbol("w", real=True)
     i, j = z3.Int("i"), z3.Int("j")
     offset = 1 if loops_are_cycles else 0  # acyclic: N_ij = 0 whenever j < i + offset
-    # the band of N is what a topological order gives, no more: the free entries of row i start at
-    # j = i + offset. Stated as a range end, so that a later first free column (a weaker "no more", which
-    # a single free edge further out would still pass) fails as well as an earlier one
-    edges_forward = z3_range_end(
-        (z3.Not(_in_zero_band(i, j, offset)),), j, i + offset, side="low", pins=(i == 0,), how="N_{i,i+offset}"
+    # the band of N is what a topological order gives, no more and no less: N_ij is free exactly on the
+    # edges i -> j the order allows, i < j (a self-loop is a cycle; i <= j in the wrong reading). Written
+    # without the offset, so that a band one column wider (offset 2: it proves h = 0 only for the DAGs
+    # without the edges i -> i + 1) or narrower fails, where a range end at j = i + offset agreed with any
+    topological = i < j if loops_are_cycles else i <= j
+    edges_forward = z3_valid(
+        z3.Not(_in_zero_band(i, j, offset)) == topological, (), "N_ij is free iff the topological order allows i -> j"
     )
     y = sp.IndexedBase("y", positive=True)  # the squared weights w_e^2 > 0 along a cycle
     m, L = sp.Symbol("m", integer=True), sp.Symbol("L", integer=True, positive=True)
@@ -602,7 +604,7 @@ def notears_lemma(loops_are_cycles: bool = True) -> list[Fact]:
     bound = coefficient * cycle_weight
     return [
         ("entries of N = M o M are >= 0", sp.Ge(w**2, 0)),
-        ("the zero band of N is the topological order's, no more: row i is free from j = i + offset on", edges_forward),
+        ("the zero band of N is the topological order's, no more and no less: N_ij is free iff i -> j is allowed", edges_forward),
         *zero_band_induction(lambda power: power * offset, offset),
         ("a cycle of length L has closed-walk weight prod w_e^2 > 0", sp.Gt(cycle_weight, 0)),
         ("the weight of tr N^L in h is exp's Taylor coefficient a_L = 1/L!: a_0 = 1", coefficient.subs(L, 0) - 1),
