@@ -19,6 +19,14 @@ and its replacement), which then judges them:
     python benchmarks/mutation.py --catalogue benchmarks/mutations_random.toml --json out/random.json
 
 Only the draw is random; the same seed and source give the same set.
+
+``--replay CATALOGUE...`` draws instead from the mutants of earlier sets: the distinct ones that no
+set judged equivalent and whose snippet still occurs once in its file. Each was killed once, on
+first contact or after a fix, so a survivor is a regression: a later change that reopened it (set 51
+found Thm 4.4's band two wide, killed by sets 14 and 16, alive again after set 26's fix):
+
+    python benchmarks/mutation_random.py --seed 20270201 --count 100 --out replay.toml \
+        --replay benchmarks/mutations_random*.toml
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ import argparse
 import ast
 import random
 import sys
+import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -194,6 +203,28 @@ def draw(seed: int, count: int, files: list[str], root: Path = ROOT) -> list[tup
     return sorted(chosen, key=lambda c: (c[0].file, c[0].start))
 
 
+def replayable(catalogues: list[Path], root: Path = ROOT) -> list[dict[str, object]]:
+    """The distinct mutants of ``catalogues`` (earlier random sets, ``mutations_randomN.toml``) that no set
+    judged equivalent and whose snippet still occurs once in its file, each named after the first set that drew it."""
+    first: dict[tuple[str, str, str], dict[str, object]] = {}
+    equivalent = set()
+    # in the sets' order (mutations_random.toml is set 1), whatever order the shell's glob gave
+    for path in sorted(catalogues, key=lambda p: int("".join(filter(str.isdigit, p.stem)) or 1)):
+        for mutation in tomllib.loads(path.read_text())["mutation"]:
+            key = (mutation["file"], mutation["find"], mutation["replace"])
+            if "equivalent" in mutation:
+                equivalent.add(key)
+            prefix = path.stem.removeprefix("mutations_")
+            first.setdefault(key, {**mutation, "name": f"{prefix}_{mutation['name']}"})
+    return [entry for key, entry in first.items() if key not in equivalent and (root / key[0]).read_text().count(key[1]) == 1]
+
+
+def draw_replay(seed: int, count: int, catalogues: list[Path], root: Path = ROOT) -> list[dict[str, object]]:
+    """``count`` of the ``replayable`` mutants, drawn uniformly without replacement."""
+    pool = sorted(replayable(catalogues, root), key=lambda m: (m["file"], m["find"], m["replace"]))
+    return random.Random(seed).sample(pool, min(count, len(pool)))
+
+
 def _toml_string(text: str) -> str:
     if "'''" not in text and not text.endswith("'"):
         return f"'''{text}'''"
@@ -221,13 +252,38 @@ def render(seed: int, chosen: list[tuple[Site, dict[str, object]]], total: int) 
     return "\n".join(out)
 
 
+def render_replay(seed: int, chosen: list[dict[str, object]], total: int) -> str:
+    out = [
+        f"# Replay set: seed {seed}, {len(chosen)} of the {total} distinct mutants of earlier random sets that",
+        "# no set judged equivalent and that still apply, drawn by benchmarks/mutation_random.py --replay.",
+        "",
+    ]
+    for entry in chosen:
+        out += [
+            "[[mutation]]",
+            f'name = "{entry["name"]}"',
+            f'file = "{entry["file"]}"',
+            f"papers = [{', '.join(repr(p).replace(chr(39), chr(34)) for p in entry['papers'])}]",
+            f"find = {_toml_string(str(entry['find']))}",
+            f"replace = {_toml_string(str(entry['replace']))}",
+            "",
+        ]
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--files", nargs="*", default=sorted(PAPERS_OF), help="files to mutate (default: theory/ and solvers/)")
+    parser.add_argument("--replay", nargs="+", type=Path, metavar="CATALOGUE", help="draw from these earlier sets' mutants")
     args = parser.parse_args(argv)
+    if args.replay:
+        total = len(replayable(args.replay))
+        args.out.write_text(render_replay(args.seed, draw_replay(args.seed, args.count, args.replay), total))
+        print(f"{min(args.count, total)} of {total} replayable mutants written to {args.out}", file=sys.stderr)
+        return 0
     total = sum(1 for f in args.files for _ in sites(f))
     chosen = draw(args.seed, args.count, args.files)
     args.out.write_text(render(args.seed, chosen, total))

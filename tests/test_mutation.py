@@ -12,6 +12,7 @@ import functools
 import importlib.util
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -201,3 +202,25 @@ def test_random_draw_skips_messages_and_annotations():
         kinds = sorted((s.kind, s.text) for s in gen.sites("m.py", Path(tmp)))
     # the default 2, the 0, the comparison, the unary minus, the product and the 4; nothing in the raise
     assert kinds == [("arithmetic", "/"), ("comparison", "<="), ("number", "1"), ("number", "3"), ("number", "5"), ("unary", "")]
+
+
+def test_replay_draws_each_live_mutant_once_and_never_an_equivalent_one(tmp_path):
+    """benchmarks/mutation_random.py --replay: a mutant drawn by two sets is replayed once, under the first
+    set's name; one that any set judged equivalent, or whose snippet no longer occurs once, is left out."""
+    gen = _load_benchmark("attncert_mutation_random", "mutation_random.py")
+    (tmp_path / "m.py").write_text("a = 1\nb = 2\nc = 3\nc = 3\n")
+
+    def entry(name, find, replace, equivalent=None):
+        lines = ["[[mutation]]", f'name = "{name}"', 'file = "m.py"', 'papers = ["gllm"]']
+        lines += [f"find = '''{find}'''", f"replace = '''{replace}'''"]
+        return "\n".join([*lines, *([f'equivalent = "{equivalent}"'] if equivalent else []), ""])
+
+    one, two = tmp_path / "mutations_random.toml", tmp_path / "mutations_random2.toml"
+    one.write_text(entry("x", "a = 1", "a = 2") + entry("y", "b = 2", "b = 3") + entry("z", "c = 3", "c = 4"))
+    two.write_text(entry("x2", "a = 1", "a = 2") + entry("y2", "b = 2", "b = 3", "same") + entry("w", "b = 2", "b = 1"))
+    live = gen.replayable([one, two], tmp_path)
+    assert [(m["name"], m["replace"]) for m in live] == [("random_x", "a = 2"), ("random2_w", "b = 1")]
+    drawn = gen.draw_replay(3, 5, [one, two], tmp_path)
+    assert sorted(m["name"] for m in drawn) == ["random2_w", "random_x"] and drawn == gen.draw_replay(3, 5, [one, two], tmp_path)
+    text = gen.render_replay(3, drawn, len(live))
+    assert [m["name"] for m in tomllib.loads(text)["mutation"]] == [m["name"] for m in drawn]
