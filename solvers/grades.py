@@ -22,6 +22,7 @@ reported grading, so the optimum is attained by the grading reported with it. A 
 
 from __future__ import annotations
 
+import bisect
 import math
 import time
 import warnings
@@ -204,15 +205,10 @@ def solve_clipped(
 
     finite = ws[np.isfinite(ws)]
     breaks = np.sort(np.concatenate([-finite, log_c2 - finite]))
-    # bisect for the first breakpoint where the excess is >= 0; the optimum lies in the
-    # interval just below it, where the partition is fixed and k* = sqrt(T0/A0)
-    lo_i, hi_i = 0, breaks.size
-    while lo_i < hi_i:
-        mid = (lo_i + hi_i) // 2
-        if excess_nonnegative(float(breaks[mid])):
-            hi_i = mid
-        else:
-            lo_i = mid + 1
+    # the first breakpoint where the excess is >= 0 (it is nondecreasing, so False < True in order);
+    # the optimum lies in the interval just below it, where the partition is fixed and k* = sqrt(T0/A0).
+    # The standard library's bisection: a hand-written one that stepped wrongly looped for ever
+    lo_i = bisect.bisect_left(breaks, True, key=lambda log_k: excess_nonnegative(float(log_k)))
     # the partition is fixed on the open interval (left, right). Past the last breakpoint it is open
     # to the right: a zero alpha_j with a heavy tau_j puts the optimum there, and a finite right end
     # would clamp k below sqrt(T0/A0). Probed at the midpoint, or one past the finite end
