@@ -23,7 +23,9 @@ Only the draw is random; the same seed and source give the same set.
 ``--replay CATALOGUE...`` draws instead from the mutants of earlier sets: the distinct ones that no
 set judged equivalent and whose snippet still occurs once in its file. Each was killed once, on
 first contact or after a fix, so a survivor is a regression: a later change that reopened it (set 51
-found Thm 4.4's band two wide, killed by sets 14 and 16, alive again after set 26's fix):
+found Thm 4.4's band two wide, killed by sets 14 and 16, alive again after set 26's fix). With
+``--files``, only the mutants of those files: after a fix, replay every earlier mutant of the file it
+touched (a ``--count`` above the pool takes them all):
 
     python benchmarks/mutation_random.py --seed 20270201 --count 100 --out replay.toml \
         --replay benchmarks/mutations_random*.toml
@@ -203,9 +205,10 @@ def draw(seed: int, count: int, files: list[str], root: Path = ROOT) -> list[tup
     return sorted(chosen, key=lambda c: (c[0].file, c[0].start))
 
 
-def replayable(catalogues: list[Path], root: Path = ROOT) -> list[dict[str, object]]:
+def replayable(catalogues: list[Path], root: Path = ROOT, files: list[str] | None = None) -> list[dict[str, object]]:
     """The distinct mutants of ``catalogues`` (earlier random sets, ``mutations_randomN.toml``) that no set
-    judged equivalent and whose snippet still occurs once in its file, each named after the first set that drew it."""
+    judged equivalent and whose snippet still occurs once in its file (one of ``files``, if given), each named
+    after the first set that drew it."""
     first: dict[tuple[str, str, str], dict[str, object]] = {}
     equivalent = set()
     # in the sets' order (mutations_random.toml is set 1), whatever order the shell's glob gave
@@ -216,12 +219,15 @@ def replayable(catalogues: list[Path], root: Path = ROOT) -> list[dict[str, obje
                 equivalent.add(key)
             prefix = path.stem.removeprefix("mutations_")
             first.setdefault(key, {**mutation, "name": f"{prefix}_{mutation['name']}"})
-    return [entry for key, entry in first.items() if key not in equivalent and (root / key[0]).read_text().count(key[1]) == 1]
+    wanted = [key for key in first if key not in equivalent and (files is None or key[0] in files)]
+    return [first[key] for key in wanted if (root / key[0]).read_text().count(key[1]) == 1]
 
 
-def draw_replay(seed: int, count: int, catalogues: list[Path], root: Path = ROOT) -> list[dict[str, object]]:
+def draw_replay(
+    seed: int, count: int, catalogues: list[Path], root: Path = ROOT, files: list[str] | None = None
+) -> list[dict[str, object]]:
     """``count`` of the ``replayable`` mutants, drawn uniformly without replacement."""
-    pool = sorted(replayable(catalogues, root), key=lambda m: (m["file"], m["find"], m["replace"]))
+    pool = sorted(replayable(catalogues, root, files), key=lambda m: (m["file"], m["find"], m["replace"]))
     return random.Random(seed).sample(pool, min(count, len(pool)))
 
 
@@ -280,8 +286,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--replay", nargs="+", type=Path, metavar="CATALOGUE", help="draw from these earlier sets' mutants")
     args = parser.parse_args(argv)
     if args.replay:
-        total = len(replayable(args.replay))
-        args.out.write_text(render_replay(args.seed, draw_replay(args.seed, args.count, args.replay), total))
+        total = len(replayable(args.replay, files=args.files))
+        args.out.write_text(render_replay(args.seed, draw_replay(args.seed, args.count, args.replay, files=args.files), total))
         print(f"{min(args.count, total)} of {total} replayable mutants written to {args.out}", file=sys.stderr)
         return 0
     total = sum(1 for f in args.files for _ in sites(f))

@@ -222,5 +222,6 @@ def test_replay_draws_each_live_mutant_once_and_never_an_equivalent_one(tmp_path
     assert [(m["name"], m["replace"]) for m in live] == [("random_x", "a = 2"), ("random2_w", "b = 1")]
     drawn = gen.draw_replay(3, 5, [one, two], tmp_path)
     assert sorted(m["name"] for m in drawn) == ["random2_w", "random_x"] and drawn == gen.draw_replay(3, 5, [one, two], tmp_path)
+    assert gen.replayable([one, two], tmp_path, files=["other.py"]) == []
     text = gen.render_replay(3, drawn, len(live))
     assert [m["name"] for m in tomllib.loads(text)["mutation"]] == [m["name"] for m in drawn]
