@@ -238,6 +238,19 @@ def _toml_string(text: str) -> str:
     return f'"{escaped}"'
 
 
+def _entry_lines(entry: dict[str, object]) -> list[str]:
+    """One catalogue entry (name, file, papers, find, replace) in the format of ``benchmarks/mutation.py``."""
+    return [
+        "[[mutation]]",
+        f'name = "{entry["name"]}"',
+        f'file = "{entry["file"]}"',
+        f"papers = [{', '.join(f'{chr(34)}{p}{chr(34)}' for p in entry['papers'])}]",
+        f"find = {_toml_string(str(entry['find']))}",
+        f"replace = {_toml_string(str(entry['replace']))}",
+        "",
+    ]
+
+
 def render(seed: int, chosen: list[tuple[Site, dict[str, object]]], total: int) -> str:
     out = [
         f"# Random mutation set: seed {seed}, {len(chosen)} of the {total} mutation sites of theory/ and",
@@ -246,15 +259,8 @@ def render(seed: int, chosen: list[tuple[Site, dict[str, object]]], total: int) 
     ]
     for site, entry in chosen:
         stem = site.file.replace("/", "_").removesuffix(".py")
-        out += [
-            "[[mutation]]",
-            f'name = "rnd_{stem}_L{site.line}_{site.kind}_{site.start}"',
-            f'file = "{site.file}"',
-            f"papers = [{', '.join(repr(p).replace(chr(39), chr(34)) for p in PAPERS_OF[site.file])}]",
-            f"find = {_toml_string(str(entry['find']))}",
-            f"replace = {_toml_string(str(entry['replace']))}",
-            "",
-        ]
+        name = f"rnd_{stem}_L{site.line}_{site.kind}_{site.start}"
+        out += _entry_lines({**entry, "name": name, "file": site.file, "papers": PAPERS_OF[site.file]})
     return "\n".join(out)
 
 
@@ -265,15 +271,7 @@ def render_replay(seed: int, chosen: list[dict[str, object]], total: int) -> str
         "",
     ]
     for entry in chosen:
-        out += [
-            "[[mutation]]",
-            f'name = "{entry["name"]}"',
-            f'file = "{entry["file"]}"',
-            f"papers = [{', '.join(repr(p).replace(chr(39), chr(34)) for p in entry['papers'])}]",
-            f"find = {_toml_string(str(entry['find']))}",
-            f"replace = {_toml_string(str(entry['replace']))}",
-            "",
-        ]
+        out += _entry_lines(entry)
     return "\n".join(out)
 
 
