@@ -230,8 +230,9 @@ def solve_clipped(
             hi = np.setdiff1d(np.union1d(hi, np.flatnonzero(log_c2 - lw == log_k)), lo)
     with np.errstate(invalid="ignore"):
         log_g = 0.5 * np.clip(log_k + lw, 0.0, log_c2)
-    log_g = np.where(np.isneginf(lw), 0.0, log_g)
-    log_g[lo], log_g[hi] = 0.0, 0.5 * log_c2  # exactly on the faces, whatever log_k + lw rounded to
+    # exactly on the faces, whatever log_k + lw rounded to; a zero alpha_j (ln w_j = -inf, where
+    # log_k + lw may be NaN) sorts first, below every probe, so it is always in lo
+    log_g[lo], log_g[hi] = 0.0, 0.5 * log_c2
     return _solution(
         la,
         lt,
