@@ -213,11 +213,11 @@ def replayable(catalogues: list[Path], root: Path = ROOT, files: list[str] | Non
     equivalent = set()
     # in the sets' order (mutations_random.toml is set 1), whatever order the shell's glob gave
     for path in sorted(catalogues, key=lambda p: int("".join(filter(str.isdigit, p.stem)) or 1)):
+        prefix = path.stem.removeprefix("mutations_")
         for mutation in tomllib.loads(path.read_text())["mutation"]:
             key = (mutation["file"], mutation["find"], mutation["replace"])
             if "equivalent" in mutation:
                 equivalent.add(key)
-            prefix = path.stem.removeprefix("mutations_")
             first.setdefault(key, {**mutation, "name": f"{prefix}_{mutation['name']}"})
     wanted = [key for key in first if key not in equivalent and (files is None or key[0] in files)]
     return [first[key] for key in wanted if (root / key[0]).read_text().count(key[1]) == 1]
