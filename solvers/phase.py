@@ -313,14 +313,15 @@ def _ranks(x: Sequence[float]) -> np.ndarray:
     """Ranks 1..n of ``x``, ties given their average rank (``scipy.stats.rankdata``'s default)."""
     values = np.asarray(x, dtype=float)
     order = np.argsort(values, kind="stable")
-    ranks = np.empty(len(values))
-    start = 0
-    while start < len(values):
-        stop = start
-        while stop + 1 < len(values) and values[order[stop + 1]] == values[order[start]]:
-            stop += 1
-        ranks[order[start : stop + 1]] = (start + stop) / 2 + 1
-        start = stop + 1
+    ordered = values[order]
+    # runs of equal values in sorted order, vectorised: a hand-written scan whose step went wrong
+    # looped for ever. Run r covers the sorted positions bounds[r] .. bounds[r + 1] - 1
+    new_run = np.ones(values.size, dtype=bool)
+    new_run[1:] = ordered[1:] != ordered[:-1]
+    run = np.cumsum(new_run) - 1
+    bounds = np.append(np.flatnonzero(new_run), values.size)
+    ranks = np.empty(values.size)
+    ranks[order] = (bounds[run] + bounds[run + 1] - 1) / 2 + 1  # the mean of the 1-based positions of the run
     return ranks
 
 
