@@ -717,8 +717,15 @@ def geometric_sum_lemma(multiple: int = 1) -> list[Fact]:
     def sin_half(m):
         return (y ** (m * multiple) - y ** (-m * multiple)) / (2 * sp.I)
 
+    omega = sp.Symbol("omega", real=True)
+    m = sp.Symbol("m", integer=True, positive=True)
     return [
         ("sum_{n=1}^S q^n = q (q^S - 1)/(q - 1) for q != 1", sp.cancel(general - q * (q**S - 1) / (q - 1))),
+        # the ratio below cancels sin_half's constant, so its reading as a sine is checked on its own
+        (
+            "(y^m - y^{-m})/(2i) is sin(m omega/2) at y = e^{i omega/2} (sin(m omega) in the wrong reading)",
+            (sin_half(m).subs(y, sp.exp(sp.I * omega / 2)) - sp.sin(multiple * m * omega / 2)).rewrite(sp.exp),
+        ),
         (
             "y^2 (y^{2S} - 1)/(y^2 - 1) = y^{S+1} sin(S omega/2)/sin(omega/2)",
             sp.cancel(y**2 * (y ** (2 * S) - 1) / (y**2 - 1) - y ** (S + 1) * sin_half(S) / sin_half(1)),
