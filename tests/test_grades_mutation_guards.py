@@ -129,3 +129,20 @@ def test_log_grading_is_the_logarithm_of_the_grading():
     np.testing.assert_allclose(sol.log_grading, np.log(sol.g), rtol=1e-12, atol=1e-12)
     bare = gs.ClippedSolution(1.0, np.array([1.0, 2.0]), np.array([0]), np.array([1]), True, "test")
     np.testing.assert_allclose(bare.log_grading, [0.0, math.log(2)], rtol=1e-15)
+
+
+def test_cvxpy_clips_a_solution_that_leaves_the_box(monkeypatch):
+    # Clarabel's interior-point solutions stay strictly inside 0 < u < 2 ln C (by about 1e-10 on 150
+    # random profiles), so the clip in solve_cvxpy is a guard for an inaccurate solution, which no
+    # profile here produces: one is injected. Its grading must still lie in [1, C], on the faces exactly
+    cvxpy = pytest.importorskip("cvxpy")
+    clip = 2.0
+    outside = np.array([2 * math.log(clip) + 1e-6, 0.7, -1e-6])
+
+    def inaccurate_solve(problem, *args, **kwargs):
+        problem.variables()[0].value = outside
+        return 0.0
+
+    monkeypatch.setattr(cvxpy.Problem, "solve", inaccurate_solve)
+    sol = gs.solve_cvxpy([0.2, 0.3, 0.5], [0.5, 0.3, 0.2], clip)
+    assert sol.log_g.tolist() == [math.log(clip), 0.35, 0.0]
