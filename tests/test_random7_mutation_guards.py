@@ -19,7 +19,15 @@ from attncert.solvers import grades as gs
 
 @pytest.mark.parametrize(
     ("alpha", "tau", "clip"),
-    [([1, 16], [1, 1], 2.0), ([1, 4, 16], [1, 1, 1], 2.0), ([1, 81], [1, 1], 3.0), ([9, 1], [1, 9], 3.0)],
+    [
+        ([1, 16], [1, 1], 2.0),
+        ([1, 4, 16], [1, 1, 1], 2.0),
+        ([1, 81], [1, 1], 3.0),
+        ([9, 1], [1, 9], 3.0),
+        # set 55: here the exact tie goes through the breakpoint search if the segment branch takes only
+        # spreads < 2 ln C, and rounding leaves min g = 1 + 4e-16 with lo empty
+        ([1, 30000], [1, 3], 10.0),
+    ],
 )
 def test_ratio_exactly_c_is_one_minimiser_on_both_faces(alpha, tau, clip):
     """max rho / min rho = C (rho = (alpha/tau)^{1/4}): the gauge segment {c g : 1 <= c g <= C}
