@@ -447,3 +447,16 @@ def test_spearman_rho_on_a_hand_example():
     # norms^2 4.5 and 5: rho = sqrt(0.9) = 3 / sqrt(10)
     rho, _ = spearman_rho([1.0, 2.0, 2.0, 3.0], [10.0, 20.0, 30.0, 40.0])
     assert rho == pytest.approx(3 / math.sqrt(10), abs=1e-15)
+
+
+def test_monte_carlo_takes_the_chance_shortcut_only_at_gamma_zero():
+    """gamma = 0 gives A = 1/(T - 1) exactly (every score is 0); any other gamma is sampled. In the key-only
+    variant the distractor s.d. gamma sqrt(2) is exactly 1.0 at gamma = 0.7071067811865475, where A is far
+    above chance and continuous in gamma: the next float up (s.d. 1 + 2^-52) gives the same A to 1e-12."""
+    model = ScoreModel(variant="key-only")
+    gamma = 0.7071067811865475
+    assert model.distractor_sd(gamma) == 1.0
+    a = softmax_mass_mc(NUMPY, model, d_ks=[64], Ts=[15], gammas=[0.0, gamma, np.nextafter(gamma, 1.0)], trials=4096, seed=5)
+    assert a[0, 0, 0] == chance(15)
+    assert a[0, 0, 1] > chance(15) + 0.1
+    assert a[0, 0, 1] == pytest.approx(a[0, 0, 2], abs=1e-12)
