@@ -135,7 +135,8 @@ def test_cvxpy_clips_a_solution_that_leaves_the_box(monkeypatch):
     # Clarabel's interior-point solutions stay strictly inside 0 < u < 2 ln C (by about 1e-10 on 150
     # random profiles), so the clip in solve_cvxpy is a guard for an inaccurate solution, which no
     # profile here produces: one is injected. Its grading must still lie in [1, C], on the faces exactly
-    cvxpy = pytest.importorskip("cvxpy")
+    import cvxpy  # a dependency; imported here, as solve_cvxpy does, so other tests skip its start-up
+
     clip = 2.0
     outside = np.array([2 * math.log(clip) + 1e-6, 0.7, -1e-6])
 
