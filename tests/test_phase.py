@@ -98,6 +98,9 @@ def test_mean_field_law_values_and_branches():
     assert mean_field_gamma_c(64, 512) == pytest.approx(1.0300, abs=5e-5)
     assert mean_field_gamma_c(128, 512) == pytest.approx(0.7867, abs=5e-5)
     assert math.isnan(mean_field_gamma_c(16, 15))
+    mf = {(d, T) for d in FIG7.d_ks for T in FIG7.Ts if branch(d, T) == "mean-field"}
+    assert mf == {(d, T) for d in (32, 64, 128) for T in (10, 15, 25)}
+    assert [T for T in TAXIS.Ts if branch(16, T) == "mean-field"] == [6, 8]
 
 
 def test_mean_field_law_is_defined_at_the_crossover():
@@ -107,9 +110,6 @@ def test_mean_field_law_is_defined_at_the_crossover():
         crossover = 8 * math.log(T - 1)
         assert mean_field_gamma_c(crossover, T) == pytest.approx((math.log(T - 1) / 2) ** 0.25, rel=1e-14)
         assert math.isnan(mean_field_gamma_c(math.nextafter(crossover, 0.0), T))
-    mf = {(d, T) for d in FIG7.d_ks for T in FIG7.Ts if branch(d, T) == "mean-field"}
-    assert mf == {(d, T) for d in (32, 64, 128) for T in (10, 15, 25)}
-    assert [T for T in TAXIS.Ts if branch(16, T) == "mean-field"] == [6, 8]
 
 
 @pytest.mark.parametrize(
