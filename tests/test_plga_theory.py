@@ -111,3 +111,24 @@ def test_contraction_hypotheses_admit_the_zero_case():
     """Strengthening a hypothesis (delta_x >= 0 to >= 1) must not leave Prop 5.12 (ii) proved."""
     facts = dict(th.contraction_consequences_lemma())
     assert facts["(ii) its hypotheses admit every norm and constant = 0 (no case excluded)"].holds
+
+
+def test_evaluates_true_trusts_only_what_construction_decided():
+    t = sp.Symbol("t", positive=True)
+    assert th.evaluates_true(sp.Gt(1 + t, 1), "t > 0").holds
+    # undecided by the assumptions (t may be 1): not a pass, and no simplify is tried
+    assert not th.evaluates_true(sp.Gt(sp.log(t), 0), "t > 0").holds
+    assert not th.evaluates_true(sp.Lt(1 + t, 1), "t > 0").holds
+
+
+def test_frequency_signs_fail_at_once_for_a_base_below_one():
+    """A base family 1 - t (t > 0) leaves sign(log(1 - t)) open; the sign facts must then read False from
+    the assumptions, not hand SymPy a simplify whose running time depends on the hash seed."""
+    facts = dict(th.frequency_structure_lemma(lambda j, dk, base: th.rope_frequency(j, dk, 2 - base)))
+    for name in (
+        "log(theta_j / theta_0) = -2 j log(base)/d_k has sign -sign(j): <= 0, and 0 only at j = 0",
+        "log(theta_{j+1}/theta_j) = -2 log(base)/d_k has sign -1 (strictly decreasing)",
+    ):
+        assert isinstance(facts[name], th.Decision)
+        assert not facts[name].holds
+        assert dict(th.frequency_structure_lemma())[name].holds
