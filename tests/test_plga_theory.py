@@ -113,14 +113,6 @@ def test_contraction_hypotheses_admit_the_zero_case():
     assert facts["(ii) its hypotheses admit every norm and constant = 0 (no case excluded)"].holds
 
 
-def test_evaluates_true_trusts_only_what_construction_decided():
-    t = sp.Symbol("t", positive=True)
-    assert th.evaluates_true(sp.Gt(1 + t, 1), "t > 0").holds
-    # undecided by the assumptions (t may be 1): not a pass, and no simplify is tried
-    assert not th.evaluates_true(sp.Gt(sp.log(t), 0), "t > 0").holds
-    assert not th.evaluates_true(sp.Lt(1 + t, 1), "t > 0").holds
-
-
 def test_frequency_signs_fail_at_once_for_a_base_below_one():
     """A base family 1 - t (t > 0) leaves sign(log(1 - t)) open; the sign facts must then read False from
     the assumptions, not hand SymPy a simplify whose running time depends on the hash seed."""

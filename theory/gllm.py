@@ -19,6 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
+from attncert.theory.exact import Decision
+
 
 def gain(alpha: Sequence, tau: Sequence, g: Sequence) -> sp.Expr:
     """Lambda(g) = (sum_j alpha_j g_j^-2)(sum_j tau_j g_j^2) (Prop 7)."""
@@ -303,30 +305,11 @@ def variance_general(p: IndexedProfiles, weights: sp.IndexedBase, v: sp.IndexedB
     return p.total(weights[i] * v[i] ** 2) - mean**2, p.total(weights[i] * (v[i] - mean) ** 2)
 
 
-@dataclass(frozen=True)
-class Decision:
-    """An exact decision made by an exact procedure (z3 over the reals, a SymPy canonical form): ``holds`` is its
-    answer, ``how`` names the procedure."""
-
-    holds: bool
-    how: str
-
-
 def decide_matrix_identity(lhs: sp.MatrixExpr, rhs: sp.MatrixExpr, description: str) -> Decision:
     """Matrix expressions of symbolic size are equal when their difference has the canonical form 0
     (SymPy collects MatMul/MatAdd terms exactly)."""
     holds = isinstance((lhs - rhs).doit(), sp.ZeroMatrix)
     return Decision(holds, f"SymPy matrix-expression canonical form: {description}")
-
-
-def decide_real(hypotheses: Sequence, claim, description: str) -> Decision:
-    """Decide ``hypotheses => claim`` over the reals with z3 (z3 expressions)."""
-    import z3
-
-    solver = z3.Solver()
-    solver.add(*hypotheses, z3.Not(claim))
-    answer = solver.check()
-    return Decision(answer == z3.unsat, f"z3 ({answer} negation): {description}")
 
 
 def grading_overhead(d: int, layers: int, heads: int, vocab: int) -> int:

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import cache
 
 import sympy as sp
+
+from attncert.theory.exact import Decision, evaluates_true, z3_valid
 
 u = sp.Symbol("u", real=True)
 
@@ -33,32 +34,6 @@ EPS_LN = sp.Rational(1, 10**6)
 _QUARTER, _HALF = sp.Rational(1, 4), sp.Rational(1, 2)
 
 Fact = tuple[str, object]
-
-
-@dataclass(frozen=True)
-class Decision:
-    """An exact decision: ``holds`` as decided by the procedure named in ``how``."""
-
-    holds: bool
-    how: str
-
-
-def z3_valid(claim: object, hypotheses: tuple = (), how: str = "") -> Decision:
-    """Decide ``hypotheses => claim`` with z3 (exact real or integer arithmetic): valid iff the
-    negation is unsatisfiable."""
-    import z3
-
-    solver = z3.Solver()
-    solver.add(*hypotheses, z3.Not(claim))
-    answer = solver.check()
-    return Decision(answer == z3.unsat, f"z3: {how or claim} ({'valid' if answer == z3.unsat else answer})")
-
-
-def evaluates_true(relation: object, assumptions: str) -> Decision:
-    """Decide a relation by SymPy's automatic evaluation alone, from the symbols' ``assumptions``: it holds
-    iff constructing it already gave ``sp.true``. No simplify, so a relation the assumptions cannot settle
-    fails at once instead of running for a time that depends on the hash seed."""
-    return Decision(relation is sp.true, f"SymPy evaluation from the assumptions ({assumptions}), no simplify")
 
 
 def z3_multivariate(poly: sp.Expr, variables: dict[sp.Symbol, object]) -> object:
@@ -1116,18 +1091,18 @@ def iswiglu_derivative_envelope(U: sp.Expr, quadratic: sp.Expr = _QUARTER) -> sp
 
 def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
     """Cor 5.13 / D.7 envelopes for every U > 0: sup_{|u| <= U} |iSwiGLU'(u)| <= 2 U s(U) + quadratic U^2 and
-    sup |silu'| <= s(U) + U/4. SymPy gives the derivatives and the monotonicity facts (s' = s(1 - s) > 0,
-    (x s(x))' = s + x s (1 - s) > 0 on x >= 0, s(-x) = 1 - s(x)); z3 decides the resulting real inequality
-    with s(u), s(|u|), s(U) as variables constrained by those facts."""
+    sup |silu'| <= s(U) + U/4. SymPy gives the derivatives and the facts on s (s' = s(1 - s) > 0, so
+    s(|u|) <= s(U); s(-x) = 1 - s(x)); z3 decides the resulting real inequality with s(u), s(|u|), s(U) as
+    variables constrained by those facts."""
     import z3
 
     x = sp.Symbol("x", real=True)
-    xp = sp.Symbol("x", nonnegative=True)
     s = sigmoid(x)
     U, u, a, sa, sU, sg = z3.Reals("U u a s_a s_U s_u")
     # the hypotheses list what the proof needs: s(|u|) <= 1 (without it both envelopes fail), not the strict
-    # s(|u|) < 1 that holds as well, and nothing on s(U) beyond s(U) >= s(|u|) (s(U) < 1 is true but unused)
-    monotone = (a >= 0, a <= U, z3.Or(u == a, u == -a), sa >= z3.RealVal("0.5"), sa <= 1, sU >= sa, a * sa <= U * sU)
+    # s(|u|) < 1 that holds as well, and nothing on s(U) beyond s(U) >= s(|u|) (s(U) < 1 is true but unused).
+    # |u| s(|u|) <= U s(U) is true as well, and not listed: it follows from 0 <= |u| <= U and s(|u|) <= s(U)
+    monotone = (a >= 0, a <= U, z3.Or(u == a, u == -a), sa >= z3.RealVal("0.5"), sa <= 1, sU >= sa)
     sign = z3.If(u >= 0, sg == sa, sg == 1 - sa)
     hyps = (U > 0, *monotone, sign)
     # u = 0 (a = 0) and u = +-U (a = U, s(|u|) = s(U)) must stay inside the hypotheses: the envelopes hold
@@ -1150,7 +1125,6 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
         ("iSwiGLU' = 2 u s + u^2 s (1 - s)", sp.cancel(sp.together(isw_prime - (2 * x * s + x**2 * s * (1 - s))))),
         ("silu' = s + u s (1 - s)", sp.cancel(sp.together(silu_prime - (s + x * s * (1 - s))))),
         ("s' = s (1 - s) > 0 (s increasing)", sp.Gt(sp.factor(sp.diff(s, x)), 0)),
-        ("(x s(x))' = s + x s (1 - s) > 0 on x >= 0", sp.Gt(sp.diff(xp * sigmoid(xp), xp), 0)),
         ("s(-x) = 1 - s(x)", sp.together(sigmoid(-x) - (1 - s))),
         (
             "|iSwiGLU'(u)| <= 2 U s(U) + quadratic U^2 on |u| <= U",

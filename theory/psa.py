@@ -11,6 +11,8 @@ from __future__ import annotations
 import sympy as sp
 from mpmath.libmp import NoConvergence
 
+from attncert.theory.exact import Decision, z3_valid
+
 # --- symbols ---------------------------------------------------------------------------
 gamma, gamma_q, gamma_k, eps = sp.symbols("gamma gamma_q gamma_k epsilon", real=True)
 d_k, L = sp.symbols("d_k L", positive=True)
@@ -262,6 +264,15 @@ def rope_frequency(m: int, dk: int, base: int = 10_000) -> sp.Expr:
 def target_mean(dk: sp.Expr = d_k, g: sp.Expr = gamma) -> sp.Expr:
     """a(gamma) = gamma^2 sqrt(d_k): the target score mean of G(d_k, T; gamma)."""
     return g**2 * sp.sqrt(dk)
+
+
+def positive_scaling_preserves_order() -> Decision:
+    """For all reals x, y and every lambda > 0: x > y iff lambda x > lambda y (z3 over the reals). With every
+    score gamma^2 times a gamma-free variable, it makes the argmax of G gamma-invariant (Thm 64 (1))."""
+    import z3
+
+    x, y, lam = z3.Reals("x y lambda")
+    return z3_valid((x > y) == (lam * x > lam * y), (lam > 0,), "lambda > 0 => (x > y iff lambda x > lambda y)")
 
 
 def annealed_exponent(LL: sp.Expr = L, g: sp.Expr = gamma) -> sp.Expr:

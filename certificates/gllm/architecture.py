@@ -13,6 +13,7 @@ from attncert.certificates.engine.registry import certificate
 from attncert.certificates.gllm import claim
 from attncert.solvers import gllm_models as gm
 from attncert.theory import gllm as th
+from attncert.theory.exact import z3_valid
 
 
 @certificate(
@@ -72,7 +73,7 @@ def layer_cost(ctx: Context, *, constant) -> Evidence:
     zn, zd, zh = z3.Reals("n d H")
     as_z3 = sp.lambdify((n, d, heads), graded, modules=[{}])(zn, zd, zh)
     hyp = [zn >= 1, zd >= 1, zh >= 1, zh <= zd]
-    bound = th.decide_real(hyp, as_z3 <= constant * (zn * zn * zd + zn * zd * zd), f"cost <= {constant} (n^2 d + n d^2)")
+    bound = z3_valid(as_z3 <= constant * (zn * zn * zd + zn * zd * zd), hyp, f"cost <= {constant} (n^2 d + n d^2)")
     return all_exact(
         [
             ("graded layer cost <= c (n^2 d + n d^2)", bound),
@@ -164,7 +165,7 @@ def ellipsoid(ctx: Context, *, compile_power) -> Evidence:
         [
             ("sum |W e_j|^2 = sum lambda^{-2q_j} |W~ e_j|^2", th.sum_identity(p.total(col[i]), p.total(effective / m[i] ** 2))),
             ("semi-axis B lambda^{q_j}", sp.Eq(semi_axis[0], sp.Symbol("B", positive=True) * m[i])),
-            ("lambda^{-2q} c <= c", th.decide_real([zm >= 1, zc >= 0], zc / (zm * zm) <= zc, "m >= 1, c >= 0 => c/m^2 <= c")),
+            ("lambda^{-2q} c <= c", z3_valid(zc / (zm * zm) <= zc, [zm >= 1, zc >= 0], "m >= 1, c >= 0 => c/m^2 <= c")),
         ],
         proved="the graded budget is the ellipsoid sum lambda^{-2q_j} |W~ e_j|^2 <= B^2 with semi-axes B lambda^{q_j}, "
         "containing the uniform ball, for every d_k",

@@ -14,6 +14,7 @@ from attncert.certificates.engine.registry import certificate
 from attncert.certificates.gllm import claim
 from attncert.solvers import grades as gs
 from attncert.theory import gllm as th
+from attncert.theory.exact import z3_valid
 
 _GENERAL = ("d >= 1 symbolic", "alpha_i, tau_i > 0", "g_i > 0")
 _SIMPLEX = "sum alpha_i = sum tau_i = 1"
@@ -138,8 +139,8 @@ def below_one(ctx: Context, *, gap) -> Evidence:
                 "1 - BC = (1/2) sum (sqrt alpha - sqrt tau)^2",
                 th.sum_identity(1 - th.bhattacharyya_general(p), p.total(gap(p.alpha[i], p.tau[i])), given=p.simplex),
             ),
-            ("BC^2 <= 1", th.decide_real(hyp, b * b <= 1, "BC > 0, S >= 0, 1 - BC = S => BC^2 <= 1")),
-            ("BC^2 = 1 only if S = 0", th.decide_real(hyp, z3.Implies(b * b == 1, s == 0), "BC^2 = 1 => S = 0")),
+            ("BC^2 <= 1", z3_valid(b * b <= 1, hyp, "BC > 0, S >= 0, 1 - BC = S => BC^2 <= 1")),
+            ("BC^2 = 1 only if S = 0", z3_valid(z3.Implies(b * b == 1, s == 0), hyp, "BC^2 = 1 => S = 0")),
         ],
         proved="1 - BC = (1/2)|sqrt(alpha) - sqrt(tau)|^2 for every d, so BC^2 <= 1 with equality iff alpha = tau",
         scope=Scope.GENERAL,
@@ -625,7 +626,7 @@ def hessian_bounds(ctx: Context, *, ceiling) -> Evidence:
         ]
     x, r = z3.Reals("x r")
     hessian_ceiling = sp.sstr(2 * ceiling * sp.Symbol("I"))
-    bound = th.decide_real([x > 0, r >= 0, x + r == 1], 2 * x * r <= z3.RealVal(str(ceiling)), f"2 x r <= {ceiling}")
+    bound = z3_valid(2 * x * r <= z3.RealVal(str(ceiling)), [x > 0, r >= 0, x + r == 1], f"2 x r <= {ceiling}")
     return all_exact(
         [*facts, (f"Gershgorin interval [0, 2 p_j R^(u)] inside [0, {ceiling}]", bound)],
         proved=f"every eigenvalue of C(p) lies in [0, {ceiling}] for every d, so 0 <= Hess Phi <= {hessian_ceiling}",
@@ -797,9 +798,7 @@ def recession(ctx: Context, *, slope) -> Evidence:
     s, top, bottom = sp.Symbol("s", positive=True), sp.Symbol("M", real=True), sp.Symbol("m", real=True)
     a_low, t_top = sp.symbols("alpha_jm tau_jM", positive=True)
     zs, zv, zm, zM = z3.Reals("s v m M")
-    exponents = th.decide_real(
-        [zs > 0, zm <= zv, zv <= zM], z3.And(-zs * zv <= -zs * zm, zs * zv <= zs * zM), "m <= v_j <= M, s > 0"
-    )
+    exponents = z3_valid(z3.And(-zs * zv <= -zs * zm, zs * zv <= zs * zM), [zs > 0, zm <= zv, zv <= zM], "m <= v_j <= M, s > 0")
     lower = (sp.log(a_low * sp.exp(-s * bottom)) + sp.log(t_top * sp.exp(s * top))) / s
     upper = (sp.log(sp.exp(-s * bottom)) + sp.log(sp.exp(s * top))) / s
     return all_exact(

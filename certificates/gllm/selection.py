@@ -16,6 +16,7 @@ from attncert.certificates.frontends.grades_output import table3_values
 from attncert.certificates.gllm import claim
 from attncert.solvers import grades as gs
 from attncert.theory import gllm as th
+from attncert.theory.exact import z3_valid
 
 _CLIP = float(th.PUBLISHED_CLIP)  # the planned clip C = 2, from the theory's published parameters
 
@@ -633,12 +634,12 @@ def gain_cap(ctx: Context, *, gain_power) -> Evidence:
         [
             (
                 "1/g^2 >= 1/C^2 and g^2 >= 1 on the box",
-                th.decide_real(box, z3.And(1 / (zg * zg) >= 1 / (zc * zc), zg * zg >= 1), "g in [1, C]"),
+                z3_valid(z3.And(1 / (zg * zg) >= 1 / (zc * zc), zg * zg >= 1), box, "g in [1, C]"),
             ),
             ("sum alpha / C^2 = C^-2", th.sum_identity(p.total(p.alpha[i] / clip**2), clip**-2, given=p.simplex)),
             (
                 "A >= C^-2, T >= 1 => 1/(A T) <= C^power",
-                th.decide_real([zc >= 1, za >= 1 / (zc * zc), zt >= 1], 1 / (za * zt) <= zc**gain_power, "gain bound"),
+                z3_valid(1 / (za * zt) <= zc**gain_power, [zc >= 1, za >= 1 / (zc * zc), zt >= 1], "gain bound"),
             ),
             ("lambda^{q_max} = C", sp.Eq(th.grade_base(d_k) ** th.max_grade(d_k, clip), clip)),
         ],
@@ -784,16 +785,17 @@ def window_caps(ctx: Context, *, half) -> Evidence:
     # z3 sees polynomials: m <= m_sat/2 and m_sat >= 8 with L^2 s_0 > 0 cleared; the facts below tie both
     # to the theory's m_sat, and that to its definition d_0 sigma_xi^2 / cap^unif_0
     in_window = m * 2 * levels * levels * s0 <= d * d * sig * sig  # m <= m_sat / 2
-    cap0_below = th.decide_real(
-        [*pos, in_window],
+    cap0_below = z3_valid(
         levels / d * s0 * m * levels <= z3.RealVal(str(half)) * d * sig * sig,  # (L/d) s0 <= half (d/L) sigma^2 / m
+        [*pos, in_window],
         "m <= m_sat/2 => (L/d) s_0 <= half d_l eps^2",
     )
-    nonempty = th.decide_real(
-        [*pos, d * sig >= 3 * levels], d * d * sig * sig >= 8 * levels * levels * s0, "d sigma >= 3L => m_sat >= 8"
+    nonempty = z3_valid(
+        d * d * sig * sig >= 8 * levels * levels * s0, [*pos, d * sig >= 3 * levels], "d sigma >= 3L => m_sat >= 8"
     )
     ratio, step, gk, g0, ak = z3.Reals("ratio step g_k g_0 a_k")
-    decay = th.decide_real(
+    decay = z3_valid(
+        z3.And(mu * step * step <= ratio, ratio < 1),
         [
             nu > 0,
             mu > 0,
@@ -804,19 +806,16 @@ def window_caps(ctx: Context, *, half) -> Evidence:
             ratio >= 0,
             ratio * ratio * nu == mu,
         ],
-        z3.And(mu * step * step <= ratio, ratio < 1),
         "mu (g_{l+1}/g_l)^2 <= r < 1 under the grade condition (g_{l+1}/g_l)^4 <= 1/(nu mu)",
     )
-    termwise = th.decide_real(
-        [g0 >= 1, gk >= g0, ak >= 0], ak * g0 * g0 / (gk * gk) <= ak, "g_k >= g_0 => a_k g_0^2/g_k^2 <= a_k"
-    )
+    termwise = z3_valid(ak * g0 * g0 / (gk * gk) <= ak, [g0 >= 1, gk >= g0, ak >= 0], "g_k >= g_0 => a_k g_0^2/g_k^2 <= a_k")
     nu_s, mu_s, L_s, l_s = sp.symbols("nu mu L l", positive=True)
     _, s_l = th.geometric_level_terms(nu_s, mu_s, L_s, l_s)
     return all_exact(
         [
             (
                 "W nonempty iff its least element 4 is in it iff m_sat >= 8",
-                th.decide_real([], (4 <= m_sat_z / 2) == (m_sat_z >= 8), "4 <= m_sat/2 iff m_sat >= 8"),
+                z3_valid((4 <= m_sat_z / 2) == (m_sat_z >= 8), [], "4 <= m_sat/2 iff m_sat >= 8"),
             ),
             (
                 "m_sat = d_0 sigma_xi^2 / cap^unif_0 with d_0 = d/L and cap^unif_0 = (L/d) s_0",
@@ -878,7 +877,7 @@ def saturated_form(ctx: Context, *, c_factor) -> Evidence:
     factored = sp.exp(-u) * (t[1] * sp.exp(2 * u) / big_t - a[1] / big_a)
     zt, zs, zA, zT, za, ztau = z3.Reals("t tstar A T alpha tau")
     positive = [zt > 0, zA > 0, zT > 0, za > 0, ztau > 0, zs * ztau * zA == za * zT]
-    sign = th.decide_real(positive, (ztau * zt / zT - za / zA >= 0) == (zt >= zs), "sign(tau t/T - alpha/A) = sign(t - t*)")
+    sign = z3_valid((ztau * zt / zT - za / zA >= 0) == (zt >= zs), positive, "sign(tau t/T - alpha/A) = sign(t - t*)")
     t_star = a[1] * big_t / (t[1] * big_a)
     r_j = sp.log(a[1] / t[1]) / (4 * sp.log(lam))
     c = sp.log(big_t / big_a) / (c_factor * sp.log(lam))

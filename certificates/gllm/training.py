@@ -12,6 +12,7 @@ from attncert.certificates.engine.model import Context, Evidence, Method, Mutant
 from attncert.certificates.engine.registry import certificate
 from attncert.certificates.gllm import claim
 from attncert.theory import gllm as th
+from attncert.theory.exact import z3_valid
 
 
 def _distributions() -> tuple[th.IndexedProfiles, sp.IndexedBase, sp.IndexedBase]:
@@ -201,13 +202,11 @@ def penalties(ctx: Context, *, heads_in_eigenvalue) -> Evidence:
             ),
             (
                 "coercive iff nu_mag > nu_div H",
-                th.decide_real(
-                    hyp, (z3.And(zm > 0, zm - zd * zh > 0)) == (zm > zd * zh), "both eigenvalues > 0 iff nu_mag > nu_div H"
-                ),
+                z3_valid((z3.And(zm > 0, zm - zd * zh > 0)) == (zm > zd * zh), hyp, "both eigenvalues > 0 iff nu_mag > nu_div H"),
             ),
             (
                 "E14: convex at nu_mag = nu_div H",
-                th.decide_real([*hyp, zm == zd * zh], z3.And(zm >= 0, zm - zd * zh >= 0), "eigenvalues >= 0 at equality"),
+                z3_valid(z3.And(zm >= 0, zm - zd * zh >= 0), [*hyp, zm == zd * zh], "eigenvalues >= 0 at equality"),
             ),
         ],
         proved="polarisation identity for every H; Hessian eigenvalues 2 nu_mag and 2 (nu_mag - nu_div H); coercive iff "

@@ -4,7 +4,6 @@ printed values of the law (psa.md §1.7-§1.11, §2.1, §3.4-§3.5)."""
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
 import sympy as sp
 
@@ -285,25 +284,6 @@ def crossover_step(ctx: Context, *, freezing) -> Evidence:
     )
 
 
-@dataclass(frozen=True)
-class _Z3Decision:
-    """An exact decision by z3 over the reals (nonlinear real arithmetic is decidable)."""
-
-    holds: bool
-    how: str
-
-
-def _scaling_preserves_order() -> _Z3Decision:
-    """z3: for all reals x, y and every lambda > 0, x > y iff lambda x > lambda y."""
-    import z3
-
-    x, y, lam = z3.Reals("x y lam")
-    solver = z3.Solver()
-    solver.add(lam > 0, z3.Not((x > y) == (lam * x > lam * y)))
-    verdict = solver.check()
-    return _Z3Decision(holds=verdict == z3.unsat, how=f"z3 {z3.get_version_string()}: counterexample search is {verdict}")
-
-
 @certificate(
     "psa.argmax_invariance_is_exact",
     claim=claim(
@@ -332,7 +312,7 @@ def argmax_exact(ctx: Context, *, target_mean) -> Evidence:
             ("target mean / gamma^2 is gamma-free", sp.diff(target_mean(d, gp) / gp**2, gp)),
             ("target noise s.d. / gamma^2 is gamma-free", sp.diff(noise_sd / gp**2, gp)),
             ("distractor scale / gamma^2 is gamma-free", sp.diff(th.DISTRACTOR_SCALE * gp**2 / gp**2, gp)),
-            ("lambda > 0: x > y iff lambda x > lambda y", _scaling_preserves_order()),
+            ("lambda > 0: x > y iff lambda x > lambda y", th.positive_scaling_preserves_order()),
         ],
         proved="s(gamma) = gamma^2 s(1) for every draw, and a positive scaling keeps every comparison: the argmax is "
         "gamma-invariant on gamma > 0",
