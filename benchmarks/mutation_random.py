@@ -29,6 +29,12 @@ touched (a ``--count`` above the pool takes them all):
 
     python benchmarks/mutation_random.py --seed 20270201 --count 100 --out replay.toml \
         --replay benchmarks/mutations_random*.toml
+
+``--undrawn CATALOGUE...`` writes instead every site that none of those sets drew (no seed: nothing is
+chosen). With a replay of the whole live pool it completes an exhaustive run: every site of the current
+source mutated once, a set at a time, each set committed before it ran:
+
+    python benchmarks/mutation_random.py --out undrawn.toml --undrawn benchmarks/mutations_random*.toml
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ PAPERS_OF = {
     "theory/plga.py": ("plga",),
     "theory/gllm.py": ("gllm",),
     "theory/psa.py": ("psa",),
+    "theory/exact.py": ("plga", "gllm", "psa"),
     "solvers/plga.py": ("plga",),
     "solvers/grades.py": ("gllm",),
     "solvers/gllm_models.py": ("gllm",),
@@ -231,6 +238,19 @@ def draw_replay(
     return random.Random(seed).sample(pool, min(count, len(pool)))
 
 
+def undrawn(catalogues: list[Path], files: list[str], root: Path = ROOT) -> list[tuple[Site, dict[str, object]]]:
+    """Every site of ``files`` whose mutant (file, snippet, replacement) none of ``catalogues`` holds, in source
+    order; a site whose lines changed since a set drew it counts as undrawn (its old snippet no longer applies)."""
+    drawn = {(m["file"], m["find"], m["replace"]) for path in catalogues for m in tomllib.loads(path.read_text())["mutation"]}
+    chosen = []
+    for file in files:  # in the given order, each file in source order
+        for site in sorted(sites(file, root), key=lambda s: s.start):
+            entry = catalogue_entry(site, root)
+            if entry is not None and (file, entry["find"], entry["replace"]) not in drawn:
+                chosen.append((site, entry))
+    return chosen
+
+
 def _toml_string(text: str) -> str:
     if "'''" not in text and not text.endswith("'"):
         return f"'''{text}'''"
@@ -251,12 +271,18 @@ def _entry_lines(entry: dict[str, object]) -> list[str]:
     ]
 
 
-def render(seed: int, chosen: list[tuple[Site, dict[str, object]]], total: int) -> str:
-    out = [
-        f"# Random mutation set: seed {seed}, {len(chosen)} of the {total} mutation sites of theory/ and",
-        "# solvers/, drawn by benchmarks/mutation_random.py (regenerate it with the same seed and source).",
-        "",
-    ]
+def render(seed: int | None, chosen: list[tuple[Site, dict[str, object]]], total: int) -> str:
+    if seed is None:
+        head = [
+            f"# Undrawn set: the {len(chosen)} of the {total} mutation sites of theory/ and solvers/ that no earlier",
+            "# set drew, written by benchmarks/mutation_random.py --undrawn (regenerate it from the same source and sets).",
+        ]
+    else:
+        head = [
+            f"# Random mutation set: seed {seed}, {len(chosen)} of the {total} mutation sites of theory/ and",
+            "# solvers/, drawn by benchmarks/mutation_random.py (regenerate it with the same seed and source).",
+        ]
+    out = [*head, ""]
     for site, entry in chosen:
         stem = site.file.replace("/", "_").removesuffix(".py")
         name = f"rnd_{stem}_L{site.line}_{site.kind}_{site.start}"
@@ -277,12 +303,22 @@ def render_replay(seed: int, chosen: list[dict[str, object]], total: int) -> str
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--seed", type=int, help="the draw's seed (not with --undrawn, which draws nothing)")
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--files", nargs="*", default=sorted(PAPERS_OF), help="files to mutate (default: theory/ and solvers/)")
-    parser.add_argument("--replay", nargs="+", type=Path, metavar="CATALOGUE", help="draw from these earlier sets' mutants")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--replay", nargs="+", type=Path, metavar="CATALOGUE", help="draw from these earlier sets' mutants")
+    what.add_argument("--undrawn", nargs="+", type=Path, metavar="CATALOGUE", help="every site these sets never drew")
     args = parser.parse_args(argv)
+    if (args.seed is None) != bool(args.undrawn):
+        parser.error("--seed is required for a draw or a replay, and meaningless with --undrawn")
+    if args.undrawn:
+        total = sum(1 for f in args.files for _ in sites(f))
+        chosen = undrawn(args.undrawn, args.files)
+        args.out.write_text(render(None, chosen, total))
+        print(f"{len(chosen)} of {total} sites (never drawn) written to {args.out}", file=sys.stderr)
+        return 0
     if args.replay:
         total = len(replayable(args.replay, files=args.files))
         args.out.write_text(render_replay(args.seed, draw_replay(args.seed, args.count, args.replay, files=args.files), total))

@@ -59,7 +59,6 @@ EXEMPT = {
         "Statistics": "a data class, no behaviour",
     },
     "solvers/score_quadrature.py": {"QuadratureResult": "a data class, no behaviour"},
-    "theory/gllm.py": {"Decision": "a data class, no behaviour"},
 }
 EXEMPT["solvers/phase.py"]["Cancelled"] = "an exception class, no behaviour"
 
@@ -225,3 +224,36 @@ def test_replay_draws_each_live_mutant_once_and_never_an_equivalent_one(tmp_path
     assert gen.replayable([one, two], tmp_path, files=["other.py"]) == []
     text = gen.render_replay(3, drawn, len(live))
     assert [m["name"] for m in tomllib.loads(text)["mutation"]] == [m["name"] for m in drawn]
+
+
+def test_undrawn_lists_every_site_no_set_drew_and_only_those(tmp_path):
+    """benchmarks/mutation_random.py --undrawn: the complement of the earlier sets over the current sites, an
+    equivalent one counting as drawn; a site whose snippet changed since its draw counts as undrawn."""
+    gen = _load_benchmark("attncert_mutation_random", "mutation_random.py")
+    (tmp_path / "theory").mkdir()
+    (tmp_path / "theory" / "gllm.py").write_text("a = 1\nb = 2\nc = 3 + a\n")
+    every = [gen.catalogue_entry(s, tmp_path) for s in gen.sites("theory/gllm.py", tmp_path)]
+    assert [(e["find"], e["replace"]) for e in every] == [
+        ("a = 1", "a = 2"),
+        ("b = 2", "b = 3"),
+        ("c = 3 + a", "c = 3 - a"),
+        ("c = 3 + a", "c = 4 + a"),
+    ]
+    drawn = tmp_path / "mutations_random.toml"
+    lines = ["[[mutation]]", 'name = "x"', 'file = "theory/gllm.py"', 'papers = ["gllm"]']
+    drawn.write_text(
+        "\n".join(
+            [*lines, "find = '''a = 1'''", "replace = '''a = 2'''", *lines, "find = '''c = 3 - a'''", "replace = '''c = 3 + a'''"]
+        )
+        + "\n"
+        + "\n".join([*lines, "find = '''b = 2'''", "replace = '''b = 3'''", 'equivalent = "unused"', ""])
+    )
+    left = gen.undrawn([drawn], ["theory/gllm.py"], tmp_path)
+    assert [(e["find"], e["replace"]) for _, e in left] == [("c = 3 + a", "c = 4 + a"), ("c = 3 + a", "c = 3 - a")]
+    text = gen.render(None, left, len(every))
+    assert text.startswith("# Undrawn set: the 2 of the 4 mutation sites")
+    assert [m["replace"] for m in tomllib.loads(text)["mutation"]] == ["c = 4 + a", "c = 3 - a"]
+    with pytest.raises(SystemExit):
+        gen.main(["--seed", "1", "--out", str(tmp_path / "o.toml"), "--undrawn", str(drawn)])
+    with pytest.raises(SystemExit):
+        gen.main(["--out", str(tmp_path / "o.toml")])
