@@ -252,7 +252,8 @@ def undrawn(catalogues: list[Path], files: list[str], root: Path = ROOT) -> list
 
 
 def _toml_string(text: str) -> str:
-    if "'''" not in text and not text.endswith("'"):
+    # a literal multi-line string drops a newline right after its opening quotes: such text is escaped
+    if "'''" not in text and not text.endswith("'") and not text.startswith("\n"):
         return f"'''{text}'''"
     escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
     return f'"{escaped}"'

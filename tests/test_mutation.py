@@ -257,3 +257,11 @@ def test_undrawn_lists_every_site_no_set_drew_and_only_those(tmp_path):
         gen.main(["--seed", "1", "--out", str(tmp_path / "o.toml"), "--undrawn", str(drawn)])
     with pytest.raises(SystemExit):
         gen.main(["--out", str(tmp_path / "o.toml")])
+
+
+@pytest.mark.parametrize("text", ["\n@dataclass(frozen=True)", "\n\nx = 1\n", "a = 'b'", "x = '''y'''", 'say("\\n")\n    z'])
+def test_catalogue_strings_survive_toml(text):
+    """A snippet written by mutation_random.py reads back unchanged: a literal multi-line string would drop
+    a newline right after its opening quotes (the undrawn set's first draw lost one and matched twice)."""
+    gen = _load_benchmark("attncert_mutation_random", "mutation_random.py")
+    assert tomllib.loads(f"s = {gen._toml_string(text)}\n")["s"] == text
