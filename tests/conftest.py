@@ -47,6 +47,19 @@ def regularized_kkt_violation(la, lt, u, *, nu: float, log_lam: float, clip: flo
     return float(max([0.0, *np.abs(grad[inside]), *(-grad[u <= 1e-9]), *grad[u >= upper - 1e-9]]))
 
 
+def reference_psa_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, gamma_q: float, gamma_k: float) -> np.ndarray:
+    """Causal PSA attention, one query row at a time, with explicit loops (no masks)."""
+    seq, width = q.shape
+    out = np.empty_like(v)
+    for t in range(seq):
+        q_tilde = (1 + gamma_q) * q[t] - gamma_q * q[max(t - 1, 0)]
+        keys = np.array([(1 + gamma_k) * k[j] - gamma_k * k[max(j - 1, 0)] for j in range(t + 1)])
+        scores = keys @ q_tilde / np.sqrt(width)
+        weights = np.exp(scores - scores.max())
+        out[t] = weights @ v[: t + 1] / weights.sum()
+    return out
+
+
 def certificate_param(cert: Certificate):
     """``cert`` as a test parameter, named by its id; full-tier checks are marked slow."""
     return pytest.param(cert, id=cert.id, marks=[pytest.mark.slow] if cert.tier is Tier.FULL else [])

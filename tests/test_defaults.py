@@ -291,7 +291,11 @@ NEGATIVE_CONTROL_FAILS = {
         # the sharp point (K = 2) has a = K b above the control's bound, which drops K: a counterexample too
         "(ii) its hypotheses admit the sharp case: every bound tight, every norm positive, a = bound",
     ],
-    "envelope_lemma": ["|iSwiGLU'(u)| <= 2 U s(U) + quadratic U^2 on |u| <= U"],
+    "envelope_lemma": [
+        "|iSwiGLU'(u)| <= 2 U s(U) + quadratic U^2 on |u| <= U",
+        # U^2/8 is below iSwiGLU''s own U^2 s(1 - s) -> U^2/4 at u = U: the tightness fact sees it too
+        "the envelope is tight at u = U as U -> 0+: (envelope(U) - iSwiGLU'(U)) / U^2 -> 0",
+    ],
     "geometric_sum_lemma": ["y^2 (y^{2S} - 1)/(y^2 - 1) = y^{S+1} sin(S omega/2)/sin(omega/2)"],
     "layer_norm_jacobian_lemma": ["du/dr = (I - u u^T/d) P / sqrt(v + eps)"],
     "layer_norm_proxy_lemma": ["sqrt(1+x) - 1 <= 1/4 x"],

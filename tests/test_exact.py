@@ -22,7 +22,7 @@ def test_evaluates_true_trusts_only_what_construction_decided():
     assert not exact.evaluates_true(sp.Lt(1 + t, 1), "t > 0").holds
 
 
-def test_positive_scaling_preserves_order_is_decided_by_z3():
-    """Thm 64 (1)'s order lemma holds for lambda > 0; its z3 form is the one the certificate reads."""
-    decision = psa.positive_scaling_preserves_order()
-    assert decision.holds and decision.how.startswith("z3: lambda > 0 =>")
+def test_squared_scaling_preserves_order_is_decided_by_z3():
+    """Thm 64 (1)'s order lemma holds for every gamma != 0; its z3 form is the one the certificate reads."""
+    decision = psa.squared_scaling_preserves_order()
+    assert decision.holds and decision.how.startswith("z3: gamma != 0 =>")

@@ -5,23 +5,11 @@ explicit-width operators of ``theory.psa`` against its symbolic-width ones (§1.
 
 import numpy as np
 import sympy as sp
+from conftest import reference_psa_attention
 
 from attncert.solvers import psa_operators as ops
 from attncert.solvers.backend import get_backend
 from attncert.theory import psa as th
-
-
-def _reference_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, gamma_q: float, gamma_k: float) -> np.ndarray:
-    """Causal PSA attention, one query row at a time, with explicit loops (no masks)."""
-    seq, width = q.shape
-    out = np.empty_like(v)
-    for t in range(seq):
-        q_tilde = (1 + gamma_q) * q[t] - gamma_q * q[max(t - 1, 0)]
-        keys = np.array([(1 + gamma_k) * k[j] - gamma_k * k[max(j - 1, 0)] for j in range(t + 1)])
-        scores = keys @ q_tilde / np.sqrt(width)
-        weights = np.exp(scores - scores.max())
-        out[t] = weights @ v[: t + 1] / weights.sum()
-    return out
 
 
 def test_causal_and_incremental_attention_match_an_independent_reference():
@@ -29,7 +17,7 @@ def test_causal_and_incremental_attention_match_an_independent_reference():
     rng = np.random.default_rng(73)
     q, k, v = (rng.standard_normal((12, 4)) for _ in range(3))
     for gamma_q, gamma_k in ((0.5, 0.5), (0.0, 1.0), (2.0, 0.3)):
-        expected = _reference_attention(q, k, v, gamma_q, gamma_k)
+        expected = reference_psa_attention(q, k, v, gamma_q, gamma_k)
         full = backend.to_numpy(ops.causal_attention(backend, *(backend.asarray(a) for a in (q, k, v)), gamma_q, gamma_k))
         inc = backend.to_numpy(ops.incremental_decode(backend, *(backend.asarray(a) for a in (q, k, v)), gamma_q, gamma_k))
         np.testing.assert_allclose(full, expected, rtol=0, atol=1e-12)

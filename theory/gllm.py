@@ -448,7 +448,7 @@ def split_products(expr: sp.Expr, total: sp.Product) -> sp.Expr:
 MINIMAX_C0 = sp.log(2) / 64
 
 
-def saturation_size(d: sp.Expr, levels: sp.Expr, s0: sp.Expr, sigma_xi: sp.Expr = 1) -> sp.Expr:
+def saturation_size(d: sp.Expr, levels: sp.Expr, s0: sp.Expr, sigma_xi: sp.Expr) -> sp.Expr:
     """m_sat = d_0 sigma_xi^2 / cap^unif_0 = d^2 sigma_xi^2 / (L^2 s_0) with d_l = d/L (§1.11)."""
     return sp.sympify(d) ** 2 * sigma_xi**2 / (levels**2 * s0)
 

@@ -1114,13 +1114,13 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
     # the derivatives SymPy computes: the closed-form facts check them and z3 reads them, not a retyped copy
     isw_prime, silu_prime = sp.diff(iswiglu(x), x), sp.diff(x * s, x)
     d_isw, d_silu = z3_in_sigmoid(isw_prime, x, u, sg), z3_in_sigmoid(silu_prime, x, u, sg)
-    q = z3.RealVal(str(quadratic))
     # the silu' bound's slope, written once for the z3 step and for its tightness: a smaller one fails the z3
     # step, and a larger one is not silu''s own excess over s at 0+. The tightness compares that excess with
     # the slope itself, not a gap with 0, which a degenerate rewrite (the gap times U) would also reach
     top = sp.Symbol("U", positive=True)
     slope = sp.Rational(1, 4)
     silu_bound = sigmoid(top) + slope * top
+    isw_bound = iswiglu_derivative_envelope(top, quadratic)
     return [
         ("iSwiGLU' = 2 u s + u^2 s (1 - s)", sp.cancel(sp.together(isw_prime - (2 * x * s + x**2 * s * (1 - s))))),
         ("silu' = s + u s (1 - s)", sp.cancel(sp.together(silu_prime - (s + x * s * (1 - s))))),
@@ -1128,7 +1128,13 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
         ("s(-x) = 1 - s(x)", sp.together(sigmoid(-x) - (1 - s))),
         (
             "|iSwiGLU'(u)| <= 2 U s(U) + quadratic U^2 on |u| <= U",
-            z3_valid(z3_abs_at_most(d_isw, 2 * U * sU + q * U * U), hyps, "iSwiGLU' envelope"),
+            z3_valid(z3_abs_at_most(d_isw, z3_in_sigmoid(isw_bound, top, U, sU)), hyps, "iSwiGLU' envelope"),
+        ),
+        (
+            # the envelope is the derivative's own size at u = U up to O(U^3): a larger linear or quadratic
+            # coefficient would still be an upper bound, so only this pins both
+            "the envelope is tight at u = U as U -> 0+: (envelope(U) - iSwiGLU'(U)) / U^2 -> 0",
+            sp.Eq(sp.limit((isw_bound - isw_prime.subs(x, top)) / top**2, top, 0, "+"), 0),
         ),
         (
             "|silu'(u)| <= s(U) + U/4 on |u| <= U",
@@ -1252,7 +1258,9 @@ def contraction_consequences_lemma(with_lipschitz: bool = True) -> list[Fact]:
     hyps = (K >= 0, L >= 0, dx >= 0, dy >= 0, e >= 0, a <= K * b, b <= dx + c + dy, c <= L * e)
     bound = (K if with_lipschitz else 1) * (dx + L * e + dy)  # the control drops only the factor Lip(phi)
     norms = (a, b, c, e, dx, dy, K, L)  # the display's norms and constants
-    zero = tuple(v == 0 for v in norms)
+    # all zero as one relation: the sum of squares is 0 only there, so a changed constant leaves a sphere,
+    # not a point, and the one-point check fails (a tuple v == 0 read as v == 1 was still one point)
+    zero = (z3.Sum(*(v * v for v in norms)) == 0,)
     # every bound tight at once, every norm positive: the display is sharp, and no hypothesis is
     # stricter than the triangle inequality or a Lipschitz bound (a stricter one still implies the display).
     # Any positive values are such a point; distinct ones other than 1 keep a product from reading as a
@@ -1261,6 +1269,16 @@ def contraction_consequences_lemma(with_lipschitz: bool = True) -> list[Fact]:
     sharp = (K == 2, L == 3, e == 5, dx == 7, dy == 11, c == 15, b == 33, a == 66)
     positive = tuple(v > 0 for v in norms)
     separation = (rows == a, a >= c0 * e)  # A_i = phi(r_i) and phi's lower Lipschitz bound
+    # Jung's example, computed from its vertices rather than quoted: circumradius |vertex - centroid|
+    vertices = [sp.Matrix([0, 0]), sp.Matrix([1, 0]), sp.Matrix([sp.S.Half, sp.sqrt(3) / 2])]
+    centre = (vertices[0] + vertices[1] + vertices[2]) / 3
+
+    def dist(p: sp.Matrix, q: sp.Matrix) -> sp.Expr:
+        return sp.sqrt(sp.expand(((p - q).T * (p - q))[0]))
+
+    sides = [(vertices[0], vertices[1]), (vertices[1], vertices[2]), (vertices[0], vertices[2])]
+    radii = [dist(centre, v) for v in vertices]
+    ones = sp.ones(2, 1)
     return [
         ("(ii) transfer display", z3_valid(a <= bound, hyps, "triangle inequality and Lipschitz bounds")),
         ("(ii) its hypotheses admit every norm and constant = 0 (no case excluded)", z3_admits(hyps, zero, "all zero")),
@@ -1270,7 +1288,9 @@ def contraction_consequences_lemma(with_lipschitz: bool = True) -> list[Fact]:
                 (*hyps, *positive, a == bound), sharp, "K = 2, L = 3, |r_x - r_y| = 5, delta = 7, 11, c = 15, b = 33: a = 66"
             ),
         ),
-        ("(ii) Jung: circumradius 1/sqrt(3) of a unit equilateral triangle exceeds 1/2", sp.Gt(1 / sp.sqrt(3), sp.S.Half)),
+        ("(ii) Jung: the triangle below is equilateral with side 1", sp.Matrix([dist(p, q) - 1 for p, q in sides])),
+        ("(ii) Jung: its centroid is equidistant from the vertices (the circumcentre)", sp.Matrix(radii[1:]) - radii[0] * ones),
+        ("(ii) Jung: its circumradius 1/sqrt(3) exceeds 1/2", sp.Gt(radii[0], sp.S.Half)),
         ("(iii) rows of A differ by >= c0 |r - r'|", z3_valid(rows >= c0 * e, separation, "A_i = phi(r_i)")),
         (
             "(iii) its hypotheses admit equality in the lower Lipschitz bound",

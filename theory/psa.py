@@ -266,13 +266,14 @@ def target_mean(dk: sp.Expr = d_k, g: sp.Expr = gamma) -> sp.Expr:
     return g**2 * sp.sqrt(dk)
 
 
-def positive_scaling_preserves_order() -> Decision:
-    """For all reals x, y and every lambda > 0: x > y iff lambda x > lambda y (z3 over the reals). With every
-    score gamma^2 times a gamma-free variable, it makes the argmax of G gamma-invariant (Thm 64 (1))."""
+def squared_scaling_preserves_order() -> Decision:
+    """For all reals x, y and every real gamma != 0: x > y iff gamma^2 x > gamma^2 y (z3 over the reals). With
+    every score gamma^2 times a gamma-free variable, it makes the argmax of G gamma-invariant (Thm 64 (1)).
+    The hypothesis is the weakest the claim needs (it fails at gamma = 0), so no narrower one can stand in."""
     import z3
 
-    x, y, lam = z3.Reals("x y lambda")
-    return z3_valid((x > y) == (lam * x > lam * y), (lam > 0,), "lambda > 0 => (x > y iff lambda x > lambda y)")
+    x, y, g = z3.Reals("x y gamma")
+    return z3_valid((x > y) == (g * g * x > g * g * y), (g != 0,), "gamma != 0 => (x > y iff gamma^2 x > gamma^2 y)")
 
 
 def annealed_exponent(LL: sp.Expr = L, g: sp.Expr = gamma) -> sp.Expr:

@@ -312,7 +312,7 @@ def argmax_exact(ctx: Context, *, target_mean) -> Evidence:
             ("target mean / gamma^2 is gamma-free", sp.diff(target_mean(d, gp) / gp**2, gp)),
             ("target noise s.d. / gamma^2 is gamma-free", sp.diff(noise_sd / gp**2, gp)),
             ("distractor scale / gamma^2 is gamma-free", sp.diff(th.DISTRACTOR_SCALE * gp**2 / gp**2, gp)),
-            ("lambda > 0: x > y iff lambda x > lambda y", th.positive_scaling_preserves_order()),
+            ("gamma != 0: x > y iff gamma^2 x > gamma^2 y", th.squared_scaling_preserves_order()),
         ],
         proved="s(gamma) = gamma^2 s(1) for every draw, and a positive scaling keeps every comparison: the argmax is "
         "gamma-invariant on gamma > 0",
