@@ -1258,9 +1258,10 @@ def contraction_consequences_lemma(with_lipschitz: bool = True) -> list[Fact]:
     hyps = (K >= 0, L >= 0, dx >= 0, dy >= 0, e >= 0, a <= K * b, b <= dx + c + dy, c <= L * e)
     bound = (K if with_lipschitz else 1) * (dx + L * e + dy)  # the control drops only the factor Lip(phi)
     norms = (a, b, c, e, dx, dy, K, L)  # the display's norms and constants
-    # all zero as one relation: the sum of squares is 0 only there, so a changed constant leaves a sphere,
-    # not a point, and the one-point check fails (a tuple v == 0 read as v == 1 was still one point)
-    zero = (z3.Sum(*(v * v for v in norms)) == 0,)
+    # every norm 0, and their sum 0 beside it: a constant changed in either part leaves no solution, where the
+    # tuple alone read as v == 1 was still one point. (A sum of squares = 0 said it in one relation, but its
+    # one-point check ran past two minutes on a mutated, nonlinear hypothesis a <= K / b.)
+    zero = (*(v == 0 for v in norms), z3.Sum(*norms) == 0)
     # every bound tight at once, every norm positive: the display is sharp, and no hypothesis is
     # stricter than the triangle inequality or a Lipschitz bound (a stricter one still implies the display).
     # Any positive values are such a point; distinct ones other than 1 keep a product from reading as a
