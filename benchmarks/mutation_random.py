@@ -314,18 +314,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if (args.seed is None) != bool(args.undrawn):
         parser.error("--seed is required for a draw or a replay, and meaningless with --undrawn")
-    if args.undrawn:
-        total = sum(1 for f in args.files for _ in sites(f))
-        chosen = undrawn(args.undrawn, args.files)
-        args.out.write_text(render(None, chosen, total))
-        print(f"{len(chosen)} of {total} sites (never drawn) written to {args.out}", file=sys.stderr)
-        return 0
     if args.replay:
         total = len(replayable(args.replay, files=args.files))
         args.out.write_text(render_replay(args.seed, draw_replay(args.seed, args.count, args.replay, files=args.files), total))
         print(f"{min(args.count, total)} of {total} replayable mutants written to {args.out}", file=sys.stderr)
         return 0
     total = sum(1 for f in args.files for _ in sites(f))
+    if args.undrawn:
+        chosen = undrawn(args.undrawn, args.files)
+        args.out.write_text(render(None, chosen, total))
+        print(f"{len(chosen)} of {total} sites (never drawn) written to {args.out}", file=sys.stderr)
+        return 0
     chosen = draw(args.seed, args.count, args.files)
     args.out.write_text(render(args.seed, chosen, total))
     print(f"{len(chosen)} of {total} sites written to {args.out}", file=sys.stderr)

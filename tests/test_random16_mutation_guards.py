@@ -12,6 +12,7 @@ from attncert.solvers import grades as gs
 from attncert.solvers import plga as splga
 from attncert.solvers import psa_operators as ops
 from attncert.solvers.backend import get_backend
+from attncert.theory import exact
 from attncert.theory import plga as tplga
 
 _SOLVERS = {
@@ -101,7 +102,7 @@ def test_matrix_identity_refuses_sizes_not_declared_positive_integers(size):
     """A matrix identity 'for every size' proved over sizes declared otherwise proves it over sizes no
     matrix has (set 16: Lemma 5.11 (iv) and Cor 7.1 stayed PROVED with d declared nonpositive)."""
     A = sp.MatrixSymbol("A", size, size)
-    decision = tplga.matrix_identity(A * sp.Identity(size) - A, "A I - A")
+    decision = exact.matrix_identity(A * sp.Identity(size) - A, "A I - A")
     assert not decision.holds
     assert "not declared positive integers" in decision.how
 
@@ -109,8 +110,8 @@ def test_matrix_identity_refuses_sizes_not_declared_positive_integers(size):
 def test_matrix_identity_proves_over_positive_integer_sizes():
     n, m = sp.Symbol("n", integer=True, positive=True), sp.Symbol("m", integer=True, positive=True)
     A, B = sp.MatrixSymbol("A", n, m), sp.MatrixSymbol("B", m, n)
-    assert tplga.matrix_identity((A * B).T - B.T * A.T, "(A B)^T - B^T A^T").holds
-    assert not tplga.matrix_identity(A * B - (A * B).T, "A B - (A B)^T").holds
+    assert exact.matrix_identity((A * B).T - B.T * A.T, "(A B)^T - B^T A^T").holds
+    assert not exact.matrix_identity(A * B - (A * B).T, "A B - (A B)^T").holds
 
 
 def _holds(facts) -> dict[str, bool]:

@@ -19,8 +19,6 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
-from attncert.theory.exact import Decision
-
 
 def gain(alpha: Sequence, tau: Sequence, g: Sequence) -> sp.Expr:
     """Lambda(g) = (sum_j alpha_j g_j^-2)(sum_j tau_j g_j^2) (Prop 7)."""
@@ -303,13 +301,6 @@ def variance_general(p: IndexedProfiles, weights: sp.IndexedBase, v: sp.IndexedB
     k = sp.Symbol("k", integer=True, positive=True)
     mean = sp.Sum(weights[k] * v[k], (k, 1, p.d))
     return p.total(weights[i] * v[i] ** 2) - mean**2, p.total(weights[i] * (v[i] - mean) ** 2)
-
-
-def decide_matrix_identity(lhs: sp.MatrixExpr, rhs: sp.MatrixExpr, description: str) -> Decision:
-    """Matrix expressions of symbolic size are equal when their difference has the canonical form 0
-    (SymPy collects MatMul/MatAdd terms exactly)."""
-    holds = isinstance((lhs - rhs).doit(), sp.ZeroMatrix)
-    return Decision(holds, f"SymPy matrix-expression canonical form: {description}")
 
 
 def grading_overhead(d: int, layers: int, heads: int, vocab: int) -> int:

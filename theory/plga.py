@@ -19,7 +19,7 @@ from functools import cache
 
 import sympy as sp
 
-from attncert.theory.exact import Decision, evaluates_true, z3_valid
+from attncert.theory.exact import Decision, evaluates_true, matrix_identity, z3_valid
 
 u = sp.Symbol("u", real=True)
 
@@ -112,19 +112,6 @@ def z3_range_end(constraints: tuple, variable: object, end: object, *, side: str
         f"nothing {'below' if side == 'low' else 'above'} {how}",
     )
     return Decision(admitted.holds and implied.holds, f"{admitted.how}; {implied.how}")
-
-
-def matrix_identity(expr: sp.MatrixExpr, what: str) -> Decision:
-    """Decide that a matrix expression of symbolic size is the zero matrix: SymPy's expansion of
-    matrix products and sums (distributivity, transposes, inverses) must return the ZeroMatrix.
-    The identity is for every size, so each symbolic size must be declared a positive integer: a size
-    declared otherwise (real, nonpositive) would prove it over sizes no matrix has, and is refused."""
-    sizes = {dim for node in sp.preorder_traversal(expr) if isinstance(node, sp.MatrixExpr) for dim in node.shape}
-    loose = sorted((str(dim) for dim in sizes if not (dim.is_integer and dim.is_positive)), key=str)
-    if loose:
-        return Decision(False, f"{what}: the sizes {', '.join(loose)} are not declared positive integers")
-    reduced = sp.expand(expr)
-    return Decision(isinstance(reduced, sp.ZeroMatrix), f"sympy expand of matrix expressions: {what} -> {reduced}")
 
 
 # --- definitions -------------------------------------------------------------------------
@@ -352,7 +339,6 @@ def frequency_structure_lemma(law: FrequencyLaw = rope_frequency) -> tuple[Fact,
     log_decay = sp.expand_log(sp.log(law(j, dk, base) / theta0))
     # the signs are decided from the assumptions alone: for a base not known to exceed 1 (a wrong family)
     # simplify could run from 1 s to past 15 s, depending on the hash seed, before answering False
-    assumed = "t > 0, h >= 1, j >= 0 integers"
     return (
         (
             # the facts below hold for any d_k > 0: this one says which d_k they are about
@@ -368,12 +354,12 @@ def frequency_structure_lemma(law: FrequencyLaw = rope_frequency) -> tuple[Fact,
         (
             # a sign, not a bound, as below: "<= 0" weakened to "<= 1" would still hold and prove nothing
             "log(theta_j / theta_0) = -2 j log(base)/d_k has sign -sign(j): <= 0, and 0 only at j = 0",
-            evaluates_true(sp.Eq(sp.sign(sp.factor_terms(sp.expand(log_decay))), -sp.sign(j)), assumed),
+            evaluates_true(sp.Eq(sp.sign(sp.factor_terms(sp.expand(log_decay))), -sp.sign(j)), (j, h, t)),
         ),
         (
             # the sign itself, not a bound: "< 0" weakened to "< 1" would still hold and prove nothing
             "log(theta_{j+1}/theta_j) = -2 log(base)/d_k has sign -1 (strictly decreasing)",
-            evaluates_true(sp.Eq(sp.sign(sp.factor_terms(sp.expand(log_ratio))), -1), assumed),
+            evaluates_true(sp.Eq(sp.sign(sp.factor_terms(sp.expand(log_ratio))), -1), (j, h, t)),
         ),
         (
             # the ratio above is of neighbours: theta_{j+2} < theta_j would hold for a zigzag as well

@@ -13,7 +13,7 @@ from attncert.certificates.engine.registry import certificate
 from attncert.certificates.gllm import claim
 from attncert.solvers import gllm_models as gm
 from attncert.theory import gllm as th
-from attncert.theory.exact import z3_valid
+from attncert.theory.exact import matrix_identity, z3_valid
 
 
 @certificate(
@@ -200,7 +200,7 @@ def logits(ctx: Context, *, power) -> Evidence:
         [
             (
                 "(Q M)(K M)^T = Q M^power K^T",
-                th.decide_matrix_identity(graded, q * m**power * key.T, "(Q M)(K M)^T = Q M^power K^T"),
+                matrix_identity(graded - q * m**power * key.T, "(Q M)(K M)^T - Q M^power K^T"),
             ),
             (
                 "instance with theory M_{q, lambda} (lambda = 2)",
