@@ -294,7 +294,7 @@ NEGATIVE_CONTROL_FAILS = {
     "envelope_lemma": [
         "|iSwiGLU'(u)| <= 2 U s(U) + quadratic U^2 on |u| <= U",
         # U^2/8 is below iSwiGLU''s own U^2 s(1 - s) -> U^2/4 at u = U: the tightness fact sees it too
-        "the envelope is tight at u = U as U -> 0+: (envelope(U) - iSwiGLU'(U)) / U^2 -> 0",
+        "the envelope is tight at u = U as U -> 0+: (envelope(U) - iSwiGLU'(U)) / U^4 -> 1/16",
     ],
     "geometric_sum_lemma": ["y^2 (y^{2S} - 1)/(y^2 - 1) = y^{S+1} sin(S omega/2)/sin(omega/2)"],
     "layer_norm_jacobian_lemma": ["du/dr = (I - u u^T/d) P / sqrt(v + eps)"],

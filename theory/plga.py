@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 from functools import cache
+from itertools import combinations
 
 import sympy as sp
 
@@ -1117,10 +1118,11 @@ def envelope_lemma(quadratic: sp.Expr = _QUARTER) -> list[Fact]:
             z3_valid(z3_abs_at_most(d_isw, z3_in_sigmoid(isw_bound, top, U, sU)), hyps, "iSwiGLU' envelope"),
         ),
         (
-            # the envelope is the derivative's own size at u = U up to O(U^3): a larger linear or quadratic
-            # coefficient would still be an upper bound, so only this pins both
-            "the envelope is tight at u = U as U -> 0+: (envelope(U) - iSwiGLU'(U)) / U^2 -> 0",
-            sp.Eq(sp.limit((isw_bound - isw_prime.subs(x, top)) / top**2, top, 0, "+"), 0),
+            # the envelope exceeds the derivative's own size at u = U by exactly U^2 (1/4 - s(1 - s)) = U^4/16 +
+            # o(U^4): a larger linear or quadratic coefficient would still be an upper bound, with an excess of
+            # order U or U^2, so only this pins both. The exact order and constant: a lower power would read 0
+            "the envelope is tight at u = U as U -> 0+: (envelope(U) - iSwiGLU'(U)) / U^4 -> 1/16",
+            sp.Eq(sp.limit((isw_bound - isw_prime.subs(x, top)) / top**4, top, 0, "+"), sp.Rational(1, 16)),
         ),
         (
             "|silu'(u)| <= s(U) + U/4 on |u| <= U",
@@ -1263,9 +1265,10 @@ def contraction_consequences_lemma(with_lipschitz: bool = True) -> list[Fact]:
     def dist(p: sp.Matrix, q: sp.Matrix) -> sp.Expr:
         return sp.sqrt(sp.expand(((p - q).T * (p - q))[0]))
 
-    sides = [(vertices[0], vertices[1]), (vertices[1], vertices[2]), (vertices[0], vertices[2])]
-    radii = [dist(centre, v) for v in vertices]
-    ones = sp.ones(2, 1)
+    # every pair of vertices, and the set of distances to the centre: no index to mistype, and a check
+    # of fewer sides or radii would still pass on this equilateral triangle
+    sides = [dist(p, q) for p, q in combinations(vertices, 2)]
+    radii = {dist(centre, v) for v in vertices}
     return [
         ("(ii) transfer display", z3_valid(a <= bound, hyps, "triangle inequality and Lipschitz bounds")),
         ("(ii) its hypotheses admit every norm and constant = 0 (no case excluded)", z3_admits(hyps, zero, "all zero")),
@@ -1275,9 +1278,9 @@ def contraction_consequences_lemma(with_lipschitz: bool = True) -> list[Fact]:
                 (*hyps, *positive, a == bound), sharp, "K = 2, L = 3, |r_x - r_y| = 5, delta = 7, 11, c = 15, b = 33: a = 66"
             ),
         ),
-        ("(ii) Jung: the triangle below is equilateral with side 1", sp.Matrix([dist(p, q) - 1 for p, q in sides])),
-        ("(ii) Jung: its centroid is equidistant from the vertices (the circumcentre)", sp.Matrix(radii[1:]) - radii[0] * ones),
-        ("(ii) Jung: its circumradius 1/sqrt(3) exceeds 1/2", sp.Gt(radii[0], sp.S.Half)),
+        ("(ii) Jung: the triangle below is equilateral with side 1", sp.Matrix(sides) - sp.ones(3, 1)),
+        ("(ii) Jung: its centroid is equidistant from the vertices (the circumcentre)", sp.Eq(len(radii), 1)),
+        ("(ii) Jung: its circumradius 1/sqrt(3) exceeds 1/2", sp.Gt(sp.Min(*radii), sp.S.Half)),
         ("(iii) rows of A differ by >= c0 |r - r'|", z3_valid(rows >= c0 * e, separation, "A_i = phi(r_i)")),
         (
             "(iii) its hypotheses admit equality in the lower Lipschitz bound",
