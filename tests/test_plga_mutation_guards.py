@@ -11,6 +11,7 @@ decoder written here from Def 3.2 / Def 4.3, with no code shared with the solver
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import sympy as sp
 
 from attncert.certificates.plga.head import DECODER_SIZE  # the certificates' decoder (vocab 40)
@@ -183,6 +184,15 @@ def test_commutant_projection_is_the_frobenius_projection():
     np.testing.assert_allclose(P @ R, R @ P, atol=1e-14)  # the image commutes with RoPE
     J = np.kron(np.eye(3), np.array([[0.0, -1.0], [1.0, 0.0]]))
     np.testing.assert_array_equal(sv.commutant_projection(J), J)
+
+
+def test_commutant_projection_refuses_a_matrix_that_is_not_d_by_d_with_d_even():
+    """Set 64: the projection read M.shape[0] only, so a 4 x 6 matrix was projected on its leading 4 x 4
+    block without a word (and shape[1] for shape[0] survived on the square matrices every caller passes)."""
+    for shape in ((4, 6), (6, 4), (3, 3), (4,), (2, 2, 2)):
+        with pytest.raises(ValueError, match=r"square matrix of even size.*got shape"):
+            sv.commutant_projection(np.ones(shape))
+    np.testing.assert_array_equal(sv.commutant_projection(np.eye(4)), np.eye(4))
 
 
 def test_difference_frequencies_at_two_planes():
