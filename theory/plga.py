@@ -1261,14 +1261,10 @@ def contraction_consequences_lemma(with_lipschitz: bool = True) -> list[Fact]:
     # Jung's example, computed from its vertices rather than quoted: circumradius |vertex - centroid|
     vertices = [sp.Matrix([0, 0]), sp.Matrix([1, 0]), sp.Matrix([sp.S.Half, sp.sqrt(3) / 2])]
     centre = (vertices[0] + vertices[1] + vertices[2]) / 3
-
-    def dist(p: sp.Matrix, q: sp.Matrix) -> sp.Expr:
-        return sp.sqrt(sp.expand(((p - q).T * (p - q))[0]))
-
-    # every pair of vertices, and the set of distances to the centre: no index to mistype, and a check
-    # of fewer sides or radii would still pass on this equilateral triangle
-    sides = [dist(p, q) for p, q in combinations(vertices, 2)]
-    radii = {dist(centre, v) for v in vertices}
+    # every pair of vertices, and the set of (Euclidean) distances to the centre: no index to mistype, and a
+    # check of fewer sides or radii would still pass on this equilateral triangle
+    sides = [(p - q).norm() for p, q in combinations(vertices, 2)]
+    radii = {(centre - v).norm() for v in vertices}
     return [
         ("(ii) transfer display", z3_valid(a <= bound, hyps, "triangle inequality and Lipschitz bounds")),
         ("(ii) its hypotheses admit every norm and constant = 0 (no case excluded)", z3_admits(hyps, zero, "all zero")),
