@@ -118,6 +118,18 @@ def test_epsilon_max_at_the_ends_of_the_double_range():
         gs.epsilon_max(np.array([0.7, 0.3]), np.array([0.5, 0.5]), np.array([1.0, 0.0]), 2.0, log_lam=1e-310)
 
 
+def test_epsilon_max_stops_its_search_at_the_sign_change_near_the_top_of_the_double_range():
+    """The search for a bracket stops where log Lambda turns nonnegative, not at some margin above 0
+    (set 66: ``f(hi) < 1`` gave inf here). On v = (3D, 2D, -1) with D = 2^-995, alpha = (1/2, 1/2, 0),
+    tau = (1/4, 1/4, 1/2), the tau_3 term has died out (e^-s) long before y = D s is of order 1, so
+    Lambda = 1/4 + (e^y + e^-y)/8: it is 1 at y = ln(3 + 2 sqrt 2) = 2 asinh(1), and at the last doubling
+    below 1e300, s = 2^996 (y = 2), Lambda = 1.19 < e. With lambda = e: eps_max = s / 2 = asinh(1) 2^995."""
+    step = 2.0**-995
+    v = np.array([3 * step, 2 * step, -1.0])
+    e = gs.epsilon_max(np.array([0.5, 0.5, 0.0]), np.array([0.25, 0.25, 0.5]), v, math.e)
+    assert e == pytest.approx(math.asinh(1.0) * 2.0**995, rel=1e-12)
+
+
 def test_spearman_rho_has_no_p_value_below_three_points():
     rho, p = spearman_rho([1.0, 2.0], [3.0, 5.0])
     assert rho == 1.0 and math.isnan(p)
