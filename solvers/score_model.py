@@ -110,7 +110,9 @@ GROUP_SPAN = 600.0
 
 
 def _mean_groups(means: Sequence[float]) -> list[list[int]]:
-    """Indices of ``means`` grouped so that each group spans at most GROUP_SPAN.
+    """Indices of ``means`` grouped so that each group spans at most GROUP_SPAN (a difference of means):
+    taken in increasing order, a mean opens a new group only when it lies more than GROUP_SPAN above the
+    current group's first (smallest) mean, so that one exponential per trial serves as many as it can.
 
     Within a group, e^{ref - mu} lies in [e^-300, e^300], so q * e^{ref - mu} is exact to
     rounding wherever the target mass is not 0 or 1 to double precision: an overflow of q

@@ -11,11 +11,20 @@ from attncert.solvers.score_model import _mean_groups
 
 @pytest.mark.parametrize(
     ("means", "groups"),
-    [([0.0, 600.0], [[0, 1]]), ([0.0, 600.5], [[0], [1]]), ([600.5, 0.0, 300.0], [[1, 2], [0]]), ([5.0], [[0]])],
+    [
+        ([0.0, 600.0], [[0, 1]]),
+        ([0.0, 600.5], [[0], [1]]),
+        ([600.5, 0.0, 300.0], [[1, 2], [0]]),
+        ([5.0], [[0]]),
+        ([5000.0, 5001.0], [[0, 1]]),
+        ([200.0, -500.0], [[1], [0]]),
+    ],
 )
 def test_mean_groups_split_where_the_span_passes_600(means, groups):
     """_mean_groups promises e^{ref - mu} in [e^-300, e^300] within a group (ref the group's
-    midrange): a group spans at most 600, so means 600.5 apart are two groups."""
+    midrange): a group spans at most 600, so means 600.5 apart are two groups. The span is a
+    difference of means: large means 1 apart share a group, and -500 and 200 (700 apart) do not
+    (set 71: every other case starts at a mean of 0, where a sum of means reads the same)."""
     assert _mean_groups(means) == groups
 
 
