@@ -178,7 +178,7 @@ def rope_matrix(thetas: np.ndarray, n: int) -> np.ndarray:
 def commutant_projection(M: np.ndarray) -> np.ndarray:
     """Frobenius projection onto the torus commutant: per diagonal 2x2 block c I + s J, with
     c = (B11 + B22)/2 and s = (B21 - B12)/2; off-diagonal blocks are zeroed. M must be d x d with d even
-    (the RoPE planes): another shape used to be projected on its leading square block, silently."""
+    (d/2 RoPE planes); any other shape raises ValueError."""
     if M.ndim != 2 or M.shape[0] != M.shape[1] or M.shape[0] % 2:
         raise ValueError(f"commutant_projection needs a square matrix of even size (d x d, d = 2 x planes), got shape {M.shape}")
     out = np.zeros_like(M)
