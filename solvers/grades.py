@@ -211,10 +211,13 @@ def solve_clipped(
     lo_i = bisect.bisect_left(breaks, True, key=lambda log_k: excess_nonnegative(float(log_k)))
     # the partition is fixed on the open interval (left, right). Past the last breakpoint it is open
     # to the right: a zero alpha_j with a heavy tau_j puts the optimum there, and a finite right end
-    # would clamp k below sqrt(T0/A0). Probed at the midpoint, or one past the finite end
+    # would clamp k below sqrt(T0/A0). Probed at the midpoint, or at the infinite end itself, where
+    # sums() gives the partition of the whole unbounded interval. Not one past the finite end: past
+    # |ln w| ~ 2^53, left + 1.0 rounds back to left, and ln C^2 - ln w_j to -ln w_j, so a coordinate
+    # far above its upper face was reported on its lower one
     left = float(breaks[lo_i - 1]) if lo_i > 0 else -math.inf
     right = float(breaks[lo_i]) if lo_i < breaks.size else math.inf
-    probe = 0.5 * (left + right) if math.isfinite(left + right) else (right - 1.0 if lo_i == 0 else left + 1.0)
+    probe = 0.5 * (left + right) if math.isfinite(left + right) else (left if lo_i == 0 else right)
     n_lo, n_hi, log_a0, log_t0 = sums(probe)
     b = math.exp(log_sum_exp(0.5 * (la_s + lt_s)[n_lo : d - n_hi]))  # sum_interior sqrt(alpha_j tau_j)
     finite_sums = math.isfinite(log_a0) and math.isfinite(log_t0)

@@ -31,10 +31,11 @@ SLOW = settings(max_examples=100, deadline=None, derandomize=True, suppress_heal
 
 # --- strategies ------------------------------------------------------------------------------------
 @st.composite
-def log_profiles(draw, min_d: int = 1, max_d: int = 8, zeros: bool = False):
-    """(ln alpha, ln tau) spanning up to 600 e-folds, so scale-safety is exercised too."""
+def log_profiles(draw, min_d: int = 1, max_d: int = 8, zeros: bool = False, spreads=(1.0, 5.0, 50.0, 600.0)):
+    """(ln alpha, ln tau) spanning up to 600 e-folds (or the largest of ``spreads``), so scale-safety is
+    exercised too."""
     d = draw(st.integers(min_d, max_d))
-    spread = draw(st.sampled_from([1.0, 5.0, 50.0, 600.0]))
+    spread = draw(st.sampled_from(spreads))
     logs = st.floats(-spread, 0.0, allow_nan=False)
     la = np.array(draw(st.lists(logs, min_size=d, max_size=d)))
     lt = np.array(draw(st.lists(logs, min_size=d, max_size=d)))
@@ -99,6 +100,32 @@ def test_exact_solver_reports_active_sets_that_satisfy_kkt(profiles, clip):
     assert gs.kkt_residuals(None, None, sol, clip, log_alpha=la, log_tau=lt).worst < 1e-12
     # and the reported grading puts the active sets exactly on their faces
     assert np.all(sol.log_g[sol.lo] == 0.0) and np.all(sol.log_g[sol.hi] == math.log(clip))
+
+
+@FAST
+@given(log_profiles(zeros=True, spreads=(600.0, 1e16, 1e18, 1e20)), clips)
+def test_exact_solver_puts_each_coordinate_where_its_threshold_says_at_every_scale(profiles, clip):
+    """With ln w_j = (ln alpha_j - ln tau_j) / 2 over up to 1e20 e-folds, each coordinate sits where the
+    reported threshold k puts it: on g = 1 if k w_j <= 1, on g = C if k w_j >= C^2, else at g^2 = k w_j,
+    to a few ulps of ln k and ln w_j. At such scales neither Lambda nor the 50-digit KKT residuals see a
+    coordinate on the wrong face (its alpha_j underflows out of both); the solver once put one there,
+    probing the interval past the last breakpoint at one past it, which rounds back onto it beyond 2^53."""
+    la, lt = profiles
+    sol = gs.solve_clipped(None, None, clip, log_alpha=la, log_tau=lt)
+    la, lt = la - gs.log_sum_exp(la), lt - gs.log_sum_exp(lt)
+    log_k, log_c2 = sol.diagnostics["log_k"], 2 * math.log(clip)
+    for j in range(la.size):
+        if la[j] == -math.inf:  # alpha_j = 0: g_j = 1 whatever k
+            assert j in sol.lo
+            continue
+        x = log_k + 0.5 * (la[j] - lt[j])  # ln(k w_j)
+        tol = 1e-12 + 8 * math.ulp(max(abs(log_k), abs(la[j]), abs(lt[j])))
+        if j in sol.lo:
+            assert x <= tol
+        elif j in sol.hi:
+            assert x >= log_c2 - tol
+        else:
+            assert -tol <= x <= log_c2 + tol and 2 * sol.log_g[j] == pytest.approx(x, abs=tol)
 
 
 @SLOW

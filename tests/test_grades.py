@@ -71,6 +71,22 @@ def test_kkt_residuals_vanish_at_50_digits():
     assert gs.kkt_residuals(r["a"], r["s"], sol, 2.0).worst < 1e-40
 
 
+@pytest.mark.parametrize("s", [1e16, 1e17, 1e20, 1e300])
+def test_exact_solver_past_the_last_breakpoint_keeps_far_coordinates_on_the_upper_face(s):
+    """ln alpha = (-2s, 0, -inf), ln tau = (0, 0, 10s): the zero alpha's heavy tau puts k past every
+    breakpoint, so both coordinates with alpha > 0 sit on g = C (k w_j >= C^2; here ln k = ln 2 and
+    ln w_0 = 4s after normalising). The solver once probed that unbounded interval at the last
+    breakpoint + 1.0, which past 2^53 rounds back onto the breakpoint, where ln C^2 - ln w_0 has rounded
+    to -ln w_0: coordinate 0 came out on its lower face, g_0 = 1 with k w_0 = e^(4s). Lambda cannot
+    show it (alpha_0 = e^-2s drops out) nor can the 50-digit KKT residuals (they underflow); the
+    active sets, and their agreement with the reported k, can."""
+    la, lt = np.array([-2 * s, 0.0, -np.inf]), np.array([0.0, 0.0, 10 * s])
+    sol = gs.solve_clipped(None, None, 2.0, log_alpha=la, log_tau=lt)
+    assert (sol.lo.tolist(), sol.hi.tolist()) == ([2], [0, 1])
+    np.testing.assert_array_equal(sol.g, [2.0, 2.0, 1.0])
+    assert sol.diagnostics["log_k"] == pytest.approx(np.log(2.0), rel=1e-15)
+
+
 def test_epsilon_max_brackets_the_admissible_ray():
     r = table3_values(0.8, 0.4)
     v = np.array([0, 0, 0, 1.0])
