@@ -71,20 +71,23 @@ def test_kkt_residuals_vanish_at_50_digits():
     assert gs.kkt_residuals(r["a"], r["s"], sol, 2.0).worst < 1e-40
 
 
-@pytest.mark.parametrize("s", [1e16, 1e17, 1e20, 1e300])
-def test_exact_solver_past_the_last_breakpoint_keeps_far_coordinates_on_the_upper_face(s):
+@pytest.mark.parametrize(("s", "clip"), [(2.5e15, 1.5), (1e16, 2.0), (1e17, 2.0), (1e20, 2.0), (1e300, 2.0)])
+def test_exact_solver_past_the_last_breakpoint_keeps_far_coordinates_on_the_upper_face(s, clip):
     """ln alpha = (-2s, 0, -inf), ln tau = (0, 0, 10s): the zero alpha's heavy tau puts k past every
-    breakpoint, so both coordinates with alpha > 0 sit on g = C (k w_j >= C^2; here ln k = ln 2 and
+    breakpoint, so both coordinates with alpha > 0 sit on g = C (k w_j >= C^2; here ln k = ln C and
     ln w_0 = 4s after normalising). The solver once probed that unbounded interval at the last
-    breakpoint + 1.0, which past 2^53 rounds back onto the breakpoint, where ln C^2 - ln w_0 has rounded
-    to -ln w_0: coordinate 0 came out on its lower face, g_0 = 1 with k w_0 = e^(4s). Lambda cannot
-    show it (alpha_0 = e^-2s drops out) nor can the 50-digit KKT residuals (they underflow); the
-    active sets, and their agreement with the reported k, can."""
+    breakpoint + 1.0. Once ln C^2 is below half an ulp of ln w_0, ln C^2 - ln w_0 rounds to -ln w_0, so
+    the last breakpoint is also coordinate 0's lower one; and once the ulp is 2 or more, + 1.0 rounds
+    back onto it. There coordinate 0 counted as on its lower face: g_0 = 1 with k w_0 = e^(4s). At
+    C = 1.5 and 4s = 1e16 (ulp 2) a probe at + 2.0 escaped (set 75's mutant; 1.0 is a tie that rounds
+    to the even breakpoint), at 4e16 (ulp 8) it did not. Lambda cannot show the error (alpha_0 = e^-2s
+    drops out) nor can the 50-digit KKT residuals (they underflow); the active sets, and their
+    agreement with the reported k, can."""
     la, lt = np.array([-2 * s, 0.0, -np.inf]), np.array([0.0, 0.0, 10 * s])
-    sol = gs.solve_clipped(None, None, 2.0, log_alpha=la, log_tau=lt)
+    sol = gs.solve_clipped(None, None, clip, log_alpha=la, log_tau=lt)
     assert (sol.lo.tolist(), sol.hi.tolist()) == ([2], [0, 1])
-    np.testing.assert_array_equal(sol.g, [2.0, 2.0, 1.0])
-    assert sol.diagnostics["log_k"] == pytest.approx(np.log(2.0), rel=1e-15)
+    np.testing.assert_array_equal(sol.g, [clip, clip, 1.0])
+    assert sol.diagnostics["log_k"] == pytest.approx(np.log(clip), rel=1e-15)
 
 
 def test_epsilon_max_brackets_the_admissible_ray():
