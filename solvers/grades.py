@@ -217,7 +217,7 @@ def solve_clipped(
     # far above its upper face was reported on its lower one
     left = float(breaks[lo_i - 1]) if lo_i > 0 else -math.inf
     right = float(breaks[lo_i]) if lo_i < breaks.size else math.inf
-    probe = 0.5 * (left + right) if math.isfinite(left + right) else (left if lo_i == 0 else right)
+    probe = 0.5 * (left + right) if math.isfinite(left + right) else (left if math.isinf(left) else right)
     n_lo, n_hi, log_a0, log_t0 = sums(probe)
     b = math.exp(log_sum_exp(0.5 * (la_s + lt_s)[n_lo : d - n_hi]))  # sum_interior sqrt(alpha_j tau_j)
     finite_sums = math.isfinite(log_a0) and math.isfinite(log_t0)
