@@ -20,8 +20,8 @@ and its replacement), which then judges them:
 
 Only the draw is random; the same seed and source give the same set.
 
-``--replay CATALOGUE...`` draws instead from the mutants of earlier sets: the distinct ones that no
-set judged equivalent and whose snippet still occurs once in its file. Each was killed once, on
+``--replay CATALOGUE...`` draws instead from the mutants of earlier sets: the distinct ones that some
+set did not judge equivalent and whose snippet still occurs once in its file. Each was killed once, on
 first contact or after a fix, so a survivor is a regression: a later change that reopened it (set 51
 found Thm 4.4's band two wide, killed by sets 14 and 16, alive again after set 26's fix). With
 ``--files``, only the mutants of those files: after a fix, replay every earlier mutant of the file it
@@ -213,20 +213,23 @@ def draw(seed: int, count: int, files: list[str], root: Path = ROOT) -> list[tup
 
 
 def replayable(catalogues: list[Path], root: Path = ROOT, files: list[str] | None = None) -> list[dict[str, object]]:
-    """The distinct mutants of ``catalogues`` (earlier random sets, ``mutations_randomN.toml``) that no set
-    judged equivalent and whose snippet still occurs once in its file (one of ``files``, if given), each named
-    after the first set that drew it."""
+    """The distinct mutants of ``catalogues`` (earlier random sets, ``mutations_randomN.toml``) that some set
+    did not judge equivalent and whose snippet still occurs once in its file (one of ``files``, if given), each
+    named after the first set that drew it. A mutant one set judged equivalent and a later one killed (or found
+    a real survivor) is replayed: the later judgment saw newer code or tests, or the earlier one was wrong
+    (set 66 found real the undrawn set's equivalent `f(hi) < 1`). Only a mutant every set judged equivalent is
+    left out."""
     first: dict[tuple[str, str, str], dict[str, object]] = {}
-    equivalent = set()
+    live = set()
     # in the sets' order (mutations_random.toml is set 1), whatever order the shell's glob gave
     for path in sorted(catalogues, key=lambda p: int("".join(filter(str.isdigit, p.stem)) or 1)):
         prefix = path.stem.removeprefix("mutations_")
         for mutation in tomllib.loads(path.read_text())["mutation"]:
             key = (mutation["file"], mutation["find"], mutation["replace"])
-            if "equivalent" in mutation:
-                equivalent.add(key)
+            if "equivalent" not in mutation:
+                live.add(key)
             first.setdefault(key, {**mutation, "name": f"{prefix}_{mutation['name']}"})
-    wanted = [key for key in first if key not in equivalent and (files is None or key[0] in files)]
+    wanted = [key for key in first if key in live and (files is None or key[0] in files)]
     return [first[key] for key in wanted if (root / key[0]).read_text().count(key[1]) == 1]
 
 
@@ -294,7 +297,7 @@ def render(seed: int | None, chosen: list[tuple[Site, dict[str, object]]], total
 def render_replay(seed: int, chosen: list[dict[str, object]], total: int) -> str:
     out = [
         f"# Replay set: seed {seed}, {len(chosen)} of the {total} distinct mutants of earlier random sets that",
-        "# no set judged equivalent and that still apply, drawn by benchmarks/mutation_random.py --replay.",
+        "# some set did not judge equivalent and that still apply, drawn by benchmarks/mutation_random.py --replay.",
         "",
     ]
     for entry in chosen:

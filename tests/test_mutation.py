@@ -205,7 +205,8 @@ def test_random_draw_skips_messages_and_annotations():
 
 def test_replay_draws_each_live_mutant_once_and_never_an_equivalent_one(tmp_path):
     """benchmarks/mutation_random.py --replay: a mutant drawn by two sets is replayed once, under the first
-    set's name; one that any set judged equivalent, or whose snippet no longer occurs once, is left out."""
+    set's name; one that every set that drew it judged equivalent, or whose snippet no longer occurs once, is
+    left out, and one judged equivalent by one set and not by another is replayed."""
     gen = _load_benchmark("attncert_mutation_random", "mutation_random.py")
     (tmp_path / "m.py").write_text("a = 1\nb = 2\nc = 3\nc = 3\n")
 
@@ -217,10 +218,17 @@ def test_replay_draws_each_live_mutant_once_and_never_an_equivalent_one(tmp_path
     one, two = tmp_path / "mutations_random.toml", tmp_path / "mutations_random2.toml"
     one.write_text(entry("x", "a = 1", "a = 2") + entry("y", "b = 2", "b = 3") + entry("z", "c = 3", "c = 4"))
     two.write_text(entry("x2", "a = 1", "a = 2") + entry("y2", "b = 2", "b = 3", "same") + entry("w", "b = 2", "b = 1"))
-    live = gen.replayable([one, two], tmp_path)
-    assert [(m["name"], m["replace"]) for m in live] == [("random_x", "a = 2"), ("random2_w", "b = 1")]
+    three = tmp_path / "mutations_random3.toml"
+    three.write_text(entry("v", "b = 2", "b = 5", "same") + entry("u", "a = 1", "a = 7", "same"))
+    (tmp_path / "mutations_random4.toml").write_text(entry("v4", "b = 2", "b = 5"))
+    live = gen.replayable([one, two, three], tmp_path)
+    assert [(m["name"], m["replace"]) for m in live] == [("random_x", "a = 2"), ("random_y", "b = 3"), ("random2_w", "b = 1")]
+    # judged equivalent by set 3 and not by set 4: replayed; set 3's other, equivalent in every set: left out
+    both = gen.replayable([three, tmp_path / "mutations_random4.toml"], tmp_path)
+    assert [m["name"] for m in both] == ["random3_v"]
     drawn = gen.draw_replay(3, 5, [one, two], tmp_path)
-    assert sorted(m["name"] for m in drawn) == ["random2_w", "random_x"] and drawn == gen.draw_replay(3, 5, [one, two], tmp_path)
+    assert sorted(m["name"] for m in drawn) == ["random2_w", "random_x", "random_y"]
+    assert drawn == gen.draw_replay(3, 5, [one, two], tmp_path)
     assert gen.replayable([one, two], tmp_path, files=["other.py"]) == []
     text = gen.render_replay(3, drawn, len(live))
     assert [m["name"] for m in tomllib.loads(text)["mutation"]] == [m["name"] for m in drawn]
