@@ -156,7 +156,12 @@ def solve_clipped(
     log_alpha: np.ndarray | None = None,
     log_tau: np.ndarray | None = None,
 ) -> ClippedSolution:
-    """Exact active-set solution of min_{g in [1, C]^d} Lambda(g), in logarithms (scale-safe)."""
+    """Exact active-set solution of min_{g in [1, C]^d} Lambda(g), in logarithms (scale-safe).
+
+    An interior coordinate sits at ln g_j = (ln k + ln w_j) / 2, w_j = sqrt(alpha_j / tau_j), formed in
+    floating point: once ulp(ln w_j) exceeds ln C^2 (|ln w_j| beyond about 2^52 ln C^2, 6e15 at C = 2,
+    reachable only through ``log_alpha``/``log_tau``) that sum cannot fall inside (0, ln C^2), and the
+    coordinate lands on a face."""
     _, _, la, lt = _check_profiles(alpha, tau, clip, log_alpha, log_tau)
     d = la.size
     log_c2 = 2 * math.log(clip)
