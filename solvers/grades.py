@@ -218,8 +218,8 @@ def solve_clipped(
     # to the right: a zero alpha_j with a heavy tau_j puts the optimum there, and a finite right end
     # would clamp k below sqrt(T0/A0). Probed at the midpoint, or at the infinite end itself, where
     # sums() gives the partition of the whole unbounded interval. Not one past the finite end: past
-    # |ln w| ~ 2^53, left + 1.0 rounds back to left, and ln C^2 - ln w_j to -ln w_j, so a coordinate
-    # far above its upper face was reported on its lower one
+    # |ln w| ~ 2^53, left + 1.0 rounds back to left, where ln C^2 - ln w_j may have rounded to -ln w_j,
+    # and sums() there counts a coordinate far above its upper face on its lower one
     left = float(breaks[lo_i - 1]) if lo_i > 0 else -math.inf
     right = float(breaks[lo_i]) if lo_i < breaks.size else math.inf
     probe = 0.5 * (left + right) if math.isfinite(left + right) else (left if math.isinf(left) else right)
