@@ -72,7 +72,8 @@ def log_sum_exp(x: np.ndarray) -> float:
     top = float(np.max(x)) if x.size else -math.inf
     if not math.isfinite(top):
         return top
-    return top + math.log(float(np.sum(np.exp(x - top))))
+    with np.errstate(over="ignore"):  # x - top <= 0 overflows only to -inf, whose exp is the right 0
+        return top + math.log(float(np.sum(np.exp(x - top))))
 
 
 def gain(alpha: np.ndarray, tau: np.ndarray, g: np.ndarray) -> float:
@@ -130,7 +131,8 @@ def _check_profiles(
             raise ValueError("the solver needs alpha >= 0 and tau > 0 (apply the zero policy first)")
         if np.all(log_alpha == -math.inf):
             raise ValueError("the solver needs alpha not all zero (every log_alpha is -inf)")
-        log_alpha, log_tau = log_alpha - log_sum_exp(log_alpha), log_tau - log_sum_exp(log_tau)
+        with np.errstate(over="ignore"):  # x - LSE(x) <= 0 overflows only to -inf: a weight below e^-max is 0
+            log_alpha, log_tau = log_alpha - log_sum_exp(log_alpha), log_tau - log_sum_exp(log_tau)
     if clip is not None and not (math.isfinite(clip) and clip >= 1):
         raise ValueError(f"the clip C must be a finite number >= 1, not {clip}")
     return np.exp(log_alpha), np.exp(log_tau), log_alpha, log_tau

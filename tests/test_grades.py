@@ -1,6 +1,7 @@
 """Grade selection (issue 4): the solvers, profile files and `attncert grades`."""
 
 import json
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -88,6 +89,26 @@ def test_exact_solver_past_the_last_breakpoint_keeps_far_coordinates_on_the_uppe
     assert (sol.lo.tolist(), sol.hi.tolist()) == ([2], [0, 1])
     np.testing.assert_array_equal(sol.g, [clip, clip, 1.0])
     assert sol.diagnostics["log_k"] == pytest.approx(np.log(clip), rel=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("la", "lt", "heavy_alpha"),
+    [
+        ([0.0, -1.7e308, -1.0], [1e308, -1.7e308, 0.0], 1.0),  # tau_1 normalises to e^-inf, w_1 = inf
+        ([0.0, -np.inf, -2.0], [1.5e308, -1.6e308, 0.0], 2.0),  # alpha_1 = 0 beside it
+    ],
+)
+def test_log_profiles_spanning_more_than_the_double_range_solve_quietly(la, lt, heavy_alpha):
+    """ln tau spanning more than max double: normalising it overflows, only towards -inf (x - LSE(x) <= 0),
+    which is the weight's right limit, so no RuntimeWarning may reach the user. In effect tau = (1, 0, 0) and
+    alpha = (1, 0, e^-a) / (1 + e^-a), so Lambda(g) = (alpha_0 / g_0^2 + alpha_2 / g_2^2) g_0^2 is least
+    at g_0 = 1, g_2 = C: Lambda* = (1 + e^-a / C^2) / (1 + e^-a)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sol = gs.solve_clipped(None, None, 2.0, log_alpha=np.array(la), log_tau=np.array(lt))
+    assert (sol.lo.tolist(), sol.hi.tolist()) == ([0], [1, 2])
+    e = np.exp(-heavy_alpha)
+    assert sol.value == pytest.approx((1 + e / 4) / (1 + e), rel=1e-14)
 
 
 def test_epsilon_max_brackets_the_admissible_ray():
