@@ -8,7 +8,7 @@ import numpy as np
 import sympy as sp
 
 from attncert.certificates.engine.crosscheck import random_instances
-from attncert.certificates.engine.evidence import all_exact, within
+from attncert.certificates.engine.evidence import all_exact, holds_exactly, within
 from attncert.certificates.engine.model import Context, Evidence, Method, Mutant, Provenance, Scope, Verdict
 from attncert.certificates.engine.registry import certificate
 from attncert.certificates.gllm import claim
@@ -319,8 +319,17 @@ def geometric(ctx: Context, *, limit_constant) -> Evidence:
         done = expr.doit()
         return done.replace(lambda e: isinstance(e, sp.Piecewise), lambda e: e.args[-1].expr)
 
-    bc = closed(sp.Sum(sp.powdenest(sp.sqrt(a_l * s_l), force=True), (level, 0, L - 1)))
     closed_form = th.geometric_bc_closed_form(nu, mu, L)
+    # An exact instance first: a wrong level term fails it in milliseconds, where simplifying the general sum
+    # of a wrong term can grind for minutes (set 86's nu^{L-1+l} ran past the mutation harness's time limit).
+    at = {nu: sp.Rational(1, 4), mu: sp.Rational(1, 9), L: 4}
+    instance = (
+        "BC(a, s) = closed form at nu = 1/4, mu = 1/9, L = 4 (exact)",
+        sp.Eq(sum(sp.sqrt((a_l * s_l).subs(at).subs(level, k).doit()) for k in range(4)), closed_form.subs(at)),
+    )
+    if not holds_exactly(instance[1]):
+        return all_exact([instance], proved="", scope=Scope.GENERAL)
+    bc = closed(sp.Sum(sp.powdenest(sp.sqrt(a_l * s_l), force=True), (level, 0, L - 1)))
     (g_l,) = th.optimal_multipliers([a_l], [s_l])
     step = sp.powsimp(sp.powdenest(g_l.subs(level, level + 1) / g_l, force=True), force=True)
     span = sp.powsimp(sp.powdenest(g_l.subs(level, L - 1) / g_l.subs(level, 0), force=True), force=True)
@@ -328,6 +337,7 @@ def geometric(ctx: Context, *, limit_constant) -> Evidence:
     tail = (1 - r**L) ** 2 / ((1 - nu**L) * (1 - mu**L))
     return all_exact(
         [
+            instance,
             ("BC(a, s)^2 = closed form^2 (both positive)", sp.Eq(sp.simplify((bc / closed_form) ** 2), 1)),
             ("g*_{l+1}/g*_l = (nu mu)^{-1/4}", sp.Eq(sp.simplify(step / (nu * mu) ** sp.Rational(-1, 4)), 1)),
             ("g*_{L-1}/g*_0 = (nu mu)^{-(L-1)/4}", sp.Eq(sp.simplify(span / (nu * mu) ** (-(L - 1) / sp.Integer(4))), 1)),
