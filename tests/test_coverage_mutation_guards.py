@@ -108,9 +108,14 @@ def test_epsilon_max_at_the_ends_of_the_double_range():
     a, t, v = np.array([0.01, 0.59, 0.4]), np.array([0.2, 0.4, 0.4]), np.array([0.0, 3.0, 3.0])
     e = gs.epsilon_max(a, t, v, 2.0)
     assert math.isfinite(e) and gs.gain(a, t, 2.0 ** (e * v)) == pytest.approx(1.0, abs=1e-12)
-    # a certificate of 2^-42: Lambda dips below 1 by about 1e-25, far below double resolution
+    # a certificate of 2^-42: Lambda dips below 1 by about 1e-25, far below the rounding of 1, and still
+    # eps_max is resolved: 2^(2 eps) = alpha_0 tau_1 / (alpha_1 tau_0) in closed form (it was 0 while
+    # log Lambda was the log of sums near 1)
     eps = 2.0**-40
-    assert gs.epsilon_max(np.array([0.5 + eps, 0.5 - eps]), np.array([0.5, 0.5]), np.array([1.0, 0.0]), 2.0) == 0.0
+    exact = math.log((0.5 + eps) / (0.5 - eps)) / (2 * math.log(2.0))
+    assert gs.epsilon_max(np.array([0.5 + eps, 0.5 - eps]), np.array([0.5, 0.5]), np.array([1.0, 0.0]), 2.0) == pytest.approx(
+        exact, rel=1e-12
+    )
     # a direction that is not a number has no eps_max
     assert math.isnan(gs.epsilon_max(np.array([0.7, 0.3]), np.array([0.5, 0.5]), np.array([math.inf, 0.0]), 2.0))
     # a base lambda = e^(1e-310): eps_max = s / (2 ln lambda) overflows

@@ -1,6 +1,7 @@
 """Grade selection (issue 4): the solvers, profile files and `attncert grades`."""
 
 import json
+import math
 import warnings
 from pathlib import Path
 
@@ -111,12 +112,109 @@ def test_log_profiles_spanning_more_than_the_double_range_solve_quietly(la, lt, 
     assert sol.value == pytest.approx((1 + e / 4) / (1 + e), rel=1e-14)
 
 
+@pytest.mark.parametrize(
+    ("la", "lt", "value", "faces"),
+    [
+        ([math.log(0.1), math.log(0.9)], [1e306, -1.79e308], 0.1 + 0.9 / 4, ([0], [1])),
+        ([0.0, 0.0, 0.0], [1e306, 1e306, -1.79e308], (2 + 1 / 4) / 3, ([0, 1], [2])),
+    ],
+)
+def test_exact_solver_puts_a_tau_normalised_to_zero_on_the_upper_face(la, lt, value, faces):
+    """ln tau spanning more than the double range: its last entry normalises to tau = 0 (ln w = +inf), so
+    Lambda(g) = (sum alpha_j / g_j^2)(sum_{j < last} tau_j g_j^2) wants that coordinate at C and the others at 1:
+    Lambda* = 0.1 + 0.9 / 4 and 2.25 / 3. The breakpoint search probes k = 0 there (the excess is already
+    nonnegative at the first breakpoint), where k w = 0 * inf put the coordinate on the lower face: g = 1
+    everywhere, Lambda = 1, and KKT residuals of 0.9 and 0.33."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sol = gs.solve_clipped(None, None, 2.0, log_alpha=np.array(la), log_tau=np.array(lt))
+        kkt = gs.kkt_residuals(None, None, sol, 2.0, log_alpha=np.array(la), log_tau=np.array(lt))
+    assert (sol.lo.tolist(), sol.hi.tolist()) == faces
+    assert sol.value == pytest.approx(value, rel=1e-14) and kkt.worst < 1e-30
+
+
 def test_epsilon_max_brackets_the_admissible_ray():
     r = table3_values(0.8, 0.4)
     v = np.array([0, 0, 0, 1.0])
     eps = gs.epsilon_max(r["a"], r["s"], v, np.exp(1 / 64))
     assert gs.gain(r["a"], r["s"], np.exp(0.99 * eps * v / 64)) < 1 < gs.gain(r["a"], r["s"], np.exp(1.01 * eps * v / 64))
     assert gs.epsilon_max(r["a"], r["s"], -v, np.exp(1 / 64)) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("small_alpha", "small_tau"),
+    [
+        (9.468542358002696e-16, 3.530205564216557e-16),
+        (4.568739802665496e-16, 4.5048700354536234e-17),
+        (1e-20, 3e-21),
+        (1e-300, 3e-301),
+    ],
+)
+def test_epsilon_max_keeps_its_precision_when_small_weights_hold_the_departure(small_alpha, small_tau):
+    """d = 2, v = (0, 1): Lambda(eps v) = 1 at lam^(2 eps) = alpha_1 tau_0 / (alpha_0 tau_1), in closed form.
+    Lambda - 1 is then of the order of the small weights, far below the rounding of 1: the log of a sum
+    near 1 was 20 % and 61 % off on the first two profiles and returned 0 on the third."""
+    alpha, tau = np.array([1.0, small_alpha]), np.array([1.0, small_tau])
+    exact = math.log(small_alpha / small_tau) / (2 * math.log(2.0))  # the normalisations cancel in the ratio
+    assert gs.epsilon_max(alpha, tau, np.array([0.0, 1.0]), 2.0) == pytest.approx(exact, rel=1e-12)
+
+
+def test_epsilon_max_shifts_the_grading_to_the_heaviest_coordinate():
+    """Both profiles sit on coordinate 1; <v, alpha - tau> = 3e-18 comes from weights below 1e-17. Without
+    the shift each factor of Lambda carries an O(eps) term from coordinate 1 that cancels against the other's, and the
+    answer was 0. The root, by 60-digit mpmath bisection: 0.48369106135903277212."""
+    alpha = np.array([5.2242050542795034e-21, 0.002362668117804558, 6.874067975415221e-22])
+    tau = np.array([2.503878000516345e-18, 0.3913573910328187, 1.523872071729849e-24])
+    v = np.array([-0.9991131085398876, 0.5158292357499967, -0.22118827023673274])
+    assert gs.epsilon_max(alpha, tau, v, 2.0) == pytest.approx(0.48369106135903277212, rel=1e-12)
+
+
+def test_log_mean_exp_is_the_log_of_the_weighted_mean():
+    """ln(sum w e^x / sum w) on both branches; the zero weight's x never counts."""
+    log_w = np.array([math.log(0.2), -math.inf, math.log(0.5), math.log(0.3)])
+    near_one = np.array([1e-18, 5.0, -3e-17, 2e-17])  # departure 0.2e-18 - 1.5e-17 + 0.6e-17, far below 1e-16
+    assert gs.log_mean_exp(log_w, near_one) == pytest.approx(-8.8e-18, rel=1e-12)
+    far = np.array([2.0, 5.0, 0.5, 3.0])
+    assert gs.log_mean_exp(log_w, far) == pytest.approx(
+        math.log(0.2 * math.e**2 + 0.5 * math.e**0.5 + 0.3 * math.e**3), rel=1e-15
+    )
+    past_expm1 = np.array([800.0, 0.0, 1.0, -2.0])  # expm1(800) overflows: the log-sum-exp form
+    assert gs.log_mean_exp(log_w, past_expm1) == pytest.approx(800 + math.log(0.2), rel=1e-15)
+    assert gs.log_mean_exp(log_w, near_one, w=np.array([2.0, 0.0, 5.0, 3.0])) == pytest.approx(-8.8e-18, rel=1e-12)
+
+
+def test_exact_solver_keeps_a_zero_alpha_coordinate_off_the_upper_face():
+    """alpha = (0, 1), tau = (1/2, 1/2), C = 2: Lambda = (g_0^2 + g_1^2) / (2 g_1^2) is least at g = (1, 2),
+    5/8. The zero-alpha coordinate sits on the lower face only; counted on both faces (the upper count
+    capped at d + n_lo instead of d - n_lo), it went to g_0 = 2 and Lambda = 1."""
+    sol = gs.solve_clipped(np.array([0.0, 1.0]), np.array([1.0, 1.0]), 2.0)
+    assert sol.g.tolist() == [1.0, 2.0] and sol.value == pytest.approx(0.625, rel=1e-15)
+    assert (sol.lo.tolist(), sol.hi.tolist()) == ([0], [1])
+
+
+def test_exact_solver_puts_an_exact_tie_at_a_large_clip_on_the_upper_face():
+    """alpha = (1, C^4), tau = (1, 1): the unclipped optimum has g_1 / g_0 = (alpha_1 / alpha_0)^(1/4) = C exactly,
+    so g = (1, C) touches both faces and is the only minimiser, Lambda* = (1 + C^2)^2 / (2 (1 + C^4)) = 1/2 + 1e-18.
+    At C = 1e9, ln C - 1e-15 rounds to ln C: the upper face must take ln g >= that, not >."""
+    sol = gs.solve_clipped(np.array([1.0, 1e36]), np.array([1.0, 1.0]), 1e9)
+    assert (sol.lo.tolist(), sol.hi.tolist(), sol.unique) == ([0], [1], True)
+    assert sol.value == pytest.approx(0.5, rel=1e-12)
+
+
+def test_epsilon_max_doubles_its_bracket_up_to_the_last_power_of_two_below_1e300():
+    """alpha = (0, 1/2, 1/2), tau uniform, v = (-1, w, 0) with w = 2.39e-300: once e^-s has died out,
+    Lambda = (1 + cosh y) / 3 with y = s w, which is 1 at y = acosh 2 = ln(2 + sqrt 3), s = 5.5e299. Doubling
+    reaches 2^996 = 6.7e299 below the 1e300 cut-off; tripling stops at 3^628 = 4.2e299 and answered inf."""
+    w = 2.3945454545454543e-300
+    eps = gs.epsilon_max(np.array([0.0, 0.5, 0.5]), np.full(3, 1 / 3), np.array([-1.0, w, 0.0]), 2.0)
+    assert eps == pytest.approx(math.log(2 + math.sqrt(3)) / w / (2 * math.log(2.0)), rel=1e-12)
+
+
+def test_kkt_residuals_are_evaluated_at_the_documented_fifty_digits():
+    """The module docstring, the README and the report's "KKT residual (mpmath, 50 digits)" say 50."""
+    assert "mpmath at 50 digits" in " ".join(gs.__doc__.split())
+    a, t = np.array([0.3, 0.7]), np.array([0.6, 0.4])
+    assert gs.kkt_residuals(a, t, gs.solve_clipped(a, t, 2.0), 2.0).digits == 50
 
 
 def test_first_order_certificate_is_the_dot_product_on_the_simplex():

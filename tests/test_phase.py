@@ -292,6 +292,21 @@ def test_plateau_quadrature_reproduces_spec_values_and_argmax_mc():
     assert mc == pytest.approx(sq.plateau_quadrature(16, 15), abs=4 * math.sqrt(0.25 / 200_000))
 
 
+@pytest.mark.parametrize(("d_k", "sigma_t"), [(1e4, 1e4), (64.0, 300.0), (1000.0, 1000.0), (16.0, 2.0)])
+def test_plateau_quadrature_at_T_3_is_the_closed_form_whatever_sigma_t(d_k, sigma_t):
+    """m = T - 2 = 1: p_inf = P(2 Z' <= sqrt(d_k) + sigma_t Z) = Phi(sqrt(d_k) / sqrt(4 + sigma_t^2)). At
+    sigma_t = 1e4 the integrand steps from 0 to 1 within 4e-4 of z = -0.01, and quad's nodes missed the step:
+    0.5 for 0.50399 (the CLI takes --sigma-t up to 1e4)."""
+    closed_form = 0.5 * math.erfc(-math.sqrt(d_k) / math.sqrt(4 + sigma_t**2) / math.sqrt(2))
+    assert sq.plateau_quadrature(d_k, 3, sigma_t) == pytest.approx(closed_form, abs=1e-12)
+
+
+def test_plateau_quadrature_finds_the_step_of_a_long_context_at_a_large_sigma_t():
+    """d_k = 1000, T = 10^4, sigma_t = 1000: Phi(...)^m climbs within about 4e-3 of z = -0.0106; mpmath at 40
+    digits, with the interval broken around the step, gives 0.50954164543210834924 (quad alone gave 0.5)."""
+    assert sq.plateau_quadrature(1000.0, 10_000, 1000.0) == pytest.approx(0.50954164543210834924, abs=1e-12)
+
+
 def test_monte_carlo_is_bit_reproducible_and_seed_dependent():
     kwargs = {"d_ks": (8, 32), "Ts": (10, 15), "gammas": (0.0, 0.5, 1.0), "trials": 5000}
     a = softmax_mass_mc(NUMPY, ScoreModel(), seed=3, **kwargs)

@@ -73,6 +73,14 @@ def test_table_arithmetic_functions():
     assert th.standard_deviation([Q(1), Q(3)], 0) == 1
 
 
+def test_fir_memory_counts_the_delays_whatever_the_transfers_symbols():
+    """A coefficient named w is a coefficient: 1 + w z^-1 reads one past input, w z^-1 - z^-2 two. With the
+    substitution z -> 1/w through a plain Symbol("w"), the first counted 2 and the second raised."""
+    w = sp.Symbol("w")
+    assert th.fir_memory(1 + w / th.z) == 1
+    assert th.fir_memory(w / th.z - 1 / th.z**2) == 2
+
+
 def test_extra_state_certificate_counts_the_filter_memory(ctx, monkeypatch):
     """Issue 11: the Prop 73 fraction is checked against a count, not against its own definition."""
     assert _run("psa.extra_state_is_one_over_T_of_the_cache", ctx).verdict is Verdict.PROVED

@@ -485,7 +485,7 @@ def step_ratio_limit(rho: sp.Expr) -> sp.Expr:
 
 def fir_memory(transfer: sp.Expr, zz: sp.Expr = z) -> int:
     """The number of past inputs a causal FIR H(z) (a polynomial in z^{-1}) reads: its degree in z^{-1}."""
-    w = sp.Symbol("w")
+    w = sp.Dummy("w")  # not Symbol("w"): a transfer holding a symbol of that name would meet it here
     return int(sp.degree(sp.expand(transfer.subs(zz, 1 / w)), w))
 
 
