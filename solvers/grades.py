@@ -610,7 +610,10 @@ def epsilon_max(alpha: np.ndarray, tau: np.ndarray, v: np.ndarray, lam: float, *
     geometric profile's deepest levels). It is computed as two log-mean-exps of a centred ln g (see
     ``f``): against a 60-digit mpmath root, 800 random profiles with weights down to 1e-25
     (``benchmarks/epsilon_max_precision.py``) were within 4e-14 relative. The log of sums near 1 it
-    replaces was 20 % off at a weight of 5e-16 and answered 0 at 1e-20. The report prints 4 digits."""
+    replaces was 20 % off at a weight of 5e-16 and answered 0 at 1e-20. Where alpha and tau differ on
+    their heavy coordinates only by delta, the root rests on that difference, and the weights' own rounding
+    (1e-16) moves it by about 1e-16/delta relative: 1e-4 at alpha = (1/2 + 2^-40, 1/2 - 2^-40), tau uniform.
+    The report prints 4 digits."""
     v = np.asarray(v, dtype=float)
     alpha, tau = np.asarray(alpha, dtype=float), np.asarray(tau, dtype=float)
     log_lam = math.log(lam) if log_lam is None else log_lam
@@ -622,9 +625,8 @@ def epsilon_max(alpha: np.ndarray, tau: np.ndarray, v: np.ndarray, lam: float, *
     unit = v / scale
     if np.all(unit[alpha > 0] == unit.max()):
         # alpha lives where v is largest: Lambda(eps v) = A sum_k tau_k lam^(2 eps (v_k - max v)) falls
-        # from 1 along the whole ray. Decided here because log Lambda, a difference of two terms of
-        # order eps, loses its O(1) value to rounding near eps max|v| ln(lam) = 2^52 and would end the
-        # search there with a finite answer
+        # from 1 along the whole ray. A shortcut: the search below also answers inf here (f, centred,
+        # stays negative), but only after doubling its bracket about 1,000 times up to the 1e300 cut-off
         return math.inf
     la, lt = log_profiles(alpha, tau)
 

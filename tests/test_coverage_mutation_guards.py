@@ -104,18 +104,31 @@ def test_epsilon_max_at_the_ends_of_the_double_range():
     # log-domain search alone stopped at a finite 6.5e15, where rounding eats log Lambda)
     assert gs.epsilon_max(np.array([0.0, 1.0]), np.array([0.5, 0.5]), np.array([0.0, 1.0]), 2.0) == math.inf
     assert gs.epsilon_max(np.array([0.0, 0.6, 0.4]), np.array([0.2, 0.4, 0.4]), np.array([0.0, 3.0, 3.0]), 2.0) == math.inf
+    # alpha only below the top of v, tau partly at it: Lambda = 0.9 / x + 0.1 x at x = 2^(2 eps), which is 1
+    # again at x = 9, eps_max = log2 3 (set 89's inverted shortcut answered inf)
+    assert gs.epsilon_max(np.array([0.0, 1.0, 0.0]), np.array([0.9, 0.0, 0.1]), np.array([0.0, 1.0, 2.0]), 2.0) == pytest.approx(
+        math.log2(3), rel=1e-13
+    )
     # one unit of alpha below the top of v: Lambda grows again, eps_max is finite and Lambda(eps_max) = 1
     a, t, v = np.array([0.01, 0.59, 0.4]), np.array([0.2, 0.4, 0.4]), np.array([0.0, 3.0, 3.0])
     e = gs.epsilon_max(a, t, v, 2.0)
     assert math.isfinite(e) and gs.gain(a, t, 2.0 ** (e * v)) == pytest.approx(1.0, abs=1e-12)
     # a certificate of 2^-42: Lambda dips below 1 by about 1e-25, far below the rounding of 1, and still
     # eps_max is resolved: 2^(2 eps) = alpha_0 tau_1 / (alpha_1 tau_0) in closed form (it was 0 while
-    # log Lambda was the log of sums near 1)
+    # log Lambda was the log of sums near 1). To the problem's conditioning: the answer rests on the weights'
+    # 2^-40 differences, which their rounding (about 1e-16, here through the log profiles) moves by 1e-4
     eps = 2.0**-40
-    exact = math.log((0.5 + eps) / (0.5 - eps)) / (2 * math.log(2.0))
+    exact = 2 * math.atanh(2 * eps) / (2 * math.log(2.0))  # ln((1/2 + eps) / (1/2 - eps)), without rounding the ratio
     assert gs.epsilon_max(np.array([0.5 + eps, 0.5 - eps]), np.array([0.5, 0.5]), np.array([1.0, 0.0]), 2.0) == pytest.approx(
-        exact, rel=1e-12
+        exact, rel=1e-3, abs=0
     )
+    # alpha one ulp from tau on one coordinate: the certificate is 4.7e-21, and the log profiles' rounding
+    # (1e-16) hides the difference at every s, so the search finds no s >= 1e-300 with log Lambda < 0 and
+    # answers 0, the documented floor (the admissible part of the ray is below double resolution)
+    a = np.array([0.834268198709379, 0.10246465015313329, 0.8716638489288125])
+    t = np.array([0.834268198709379, 0.10246465015313329, 0.8716638489288124])
+    v = np.array([-0.21879166393254573, -1.2459109472530652, -0.7322673547034516])
+    assert gs.first_order_certificate(a, t, v) > 0 and gs.epsilon_max(a, t, v, 2.0) == 0.0
     # a direction that is not a number has no eps_max
     assert math.isnan(gs.epsilon_max(np.array([0.7, 0.3]), np.array([0.5, 0.5]), np.array([math.inf, 0.0]), 2.0))
     # a base lambda = e^(1e-310): eps_max = s / (2 ln lambda) overflows

@@ -170,17 +170,17 @@ def test_epsilon_max_shifts_the_grading_to_the_heaviest_coordinate():
 
 
 def test_log_mean_exp_is_the_log_of_the_weighted_mean():
-    """ln(sum w e^x / sum w) on both branches; the zero weight's x never counts."""
-    log_w = np.array([math.log(0.2), -math.inf, math.log(0.5), math.log(0.3)])
-    near_one = np.array([1e-18, 5.0, -3e-17, 2e-17])  # departure 0.2e-18 - 1.5e-17 + 0.6e-17, far below 1e-16
-    assert gs.log_mean_exp(log_w, near_one) == pytest.approx(-8.8e-18, rel=1e-12)
+    """ln(sum w e^x / sum w) on both branches, with weights (2, 0, 5, 3) that do not sum to 1 (so a branch that
+    forgot to divide by their sum would be off by ln 10); the zero weight's x never counts."""
+    log_w = np.array([math.log(2.0), -math.inf, math.log(5.0), math.log(3.0)])
+    near_one = np.array([1e-18, 5.0, -3e-17, 2e-17])  # departure (2e-18 - 1.5e-16 + 6e-17) / 10, far below 1e-16
+    assert gs.log_mean_exp(log_w, near_one) == pytest.approx(-8.8e-18, rel=1e-12, abs=0)
     far = np.array([2.0, 5.0, 0.5, 3.0])
-    assert gs.log_mean_exp(log_w, far) == pytest.approx(
-        math.log(0.2 * math.e**2 + 0.5 * math.e**0.5 + 0.3 * math.e**3), rel=1e-15
-    )
+    mean = (2 * math.e**2 + 5 * math.e**0.5 + 3 * math.e**3) / 10
+    assert gs.log_mean_exp(log_w, far) == pytest.approx(math.log(mean), rel=1e-15, abs=0)
     past_expm1 = np.array([800.0, 0.0, 1.0, -2.0])  # expm1(800) overflows: the log-sum-exp form
-    assert gs.log_mean_exp(log_w, past_expm1) == pytest.approx(800 + math.log(0.2), rel=1e-15)
-    assert gs.log_mean_exp(log_w, near_one, w=np.array([2.0, 0.0, 5.0, 3.0])) == pytest.approx(-8.8e-18, rel=1e-12)
+    assert gs.log_mean_exp(log_w, past_expm1) == pytest.approx(800 + math.log(0.2), rel=1e-15, abs=0)
+    assert gs.log_mean_exp(log_w, near_one, w=np.array([4.0, 0.0, 10.0, 6.0])) == pytest.approx(-8.8e-18, rel=1e-12, abs=0)
 
 
 def test_exact_solver_keeps_a_zero_alpha_coordinate_off_the_upper_face():
