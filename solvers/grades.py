@@ -607,8 +607,8 @@ def epsilon_max(alpha: np.ndarray, tau: np.ndarray, v: np.ndarray, lam: float, *
 
     Precision: the root is where the computed log Lambda changes sign, so log Lambda must keep its
     relative precision where Lambda is near 1, even when small weights hold the whole departure (a
-    geometric profile's deepest levels). It is computed as two log-mean-exps of a centred ln g (see
-    ``f``): against a 60-digit mpmath root, 800 random profiles with weights down to 1e-25
+    geometric profile's deepest levels). It is computed as two log-mean-exps of ln g shifted to 0 on the
+    heaviest coordinate (see ``f``): against a 60-digit mpmath root, 800 random profiles with weights down to 1e-25
     (``benchmarks/epsilon_max_precision.py``) were within 4e-14 relative. The log of sums near 1 it
     replaces was 20 % off at a weight of 5e-16 and answered 0 at 1e-20. Where alpha and tau differ on
     their heavy coordinates only by delta, the root rests on that difference, and the weights' own rounding
@@ -625,7 +625,7 @@ def epsilon_max(alpha: np.ndarray, tau: np.ndarray, v: np.ndarray, lam: float, *
     unit = v / scale
     if np.all(unit[alpha > 0] == unit.max()):
         # alpha lives where v is largest: Lambda(eps v) = A sum_k tau_k lam^(2 eps (v_k - max v)) falls
-        # from 1 along the whole ray. A shortcut: the search below also answers inf here (f, centred,
+        # from 1 along the whole ray. A shortcut: the search below also answers inf here (f, shifted,
         # stays negative), but only after doubling its bracket about 1,000 times up to the 1e300 cut-off
         return math.inf
     la, lt = log_profiles(alpha, tau)
