@@ -9,11 +9,13 @@ Route (psa.md §3.4, issue 5): 1/(1 + X) = int_0^oo e^{-t(1 + X)} dt, so with y 
     F(a) = int exp(y + a - e^{y + a}) phi(y)^m dy,     phi(y) = E_Z exp(-e^{y + s Z}),
 
 and phi depends only on (gamma, y): it is tabulated once per gamma on a uniform y-grid and
-shared by every (d_k, T). All integrals are trapezoid sums on uniform grids of smooth,
-rapidly decaying integrands (spectrally accurate); the error estimate is the change when every
-grid spacing is doubled. Truncations are placed where the neglected mass is at most 1e-15:
-phi = 1 for y < -9s - 45, phi = 0 for y > 9s + 5, the t-window is y + a in [-40, 4.5] (4e-18),
-and the outer Z_0 integral stops at 8 s.d. (1e-15).
+shared by every (d_k, T). The outer average over Z_0 is a trapezoid in Z_0 while the target noise
+tau is at most max(1, s), the scale on which F climbs; beyond it (sigma_t > 2) it is taken over the
+target score a = mu + tau Z_0 instead (``_average_over_the_target_score``). All integrals are
+trapezoid sums on uniform grids of smooth, rapidly decaying integrands (spectrally accurate); the
+error estimate is the change when every grid spacing is doubled. Truncations are placed where
+the neglected mass is at most 1e-15: phi = 1 for y < -9s - 45, phi = 0 for y > 9s + 5, the
+t-window is y + a in [-40, 4.5] (4e-18), and the outer Z_0 integral stops at 8 s.d. (1e-15).
 """
 
 from __future__ import annotations
@@ -86,8 +88,18 @@ def _phi_table(s: float, h: float) -> tuple[float, np.ndarray]:
     return y0, np.clip(values, 0.0, 1.0)
 
 
-def _conditional_masses(a: np.ndarray, ms: Sequence[int], y0: float, h: float, phi: np.ndarray) -> dict[int, np.ndarray]:
-    """F_m(a) = int exp(y + a - e^{y + a}) phi(y)^m dy for each a and m (trapezoid on the phi grid).
+def _padded_powers(phi: np.ndarray, ms: Sequence[int]) -> dict[int, np.ndarray]:
+    """phi^m for each m, padded with 1 below the table and 0 above it, where phi is 1 and 0 (see
+    _phi_table): one table per gamma, shared by every block of target scores and every d_k."""
+    tables = {}
+    for m in ms:
+        tables[m] = np.concatenate(([1.0], phi**m, [0.0]))
+    return tables
+
+
+def _conditional_masses(a: np.ndarray, tables: dict[int, np.ndarray], y0: float, h: float) -> dict[int, np.ndarray]:
+    """F_m(a) = int exp(y + a - e^{y + a}) phi(y)^m dy for each a and each m of ``tables``
+    (_padded_powers), a trapezoid on the phi grid.
 
     The t-window is y + a in [W_LO, V_HI]: the weight's mass below it is 1 - exp(-e^{W_LO}) = 4e-18."""
     window = math.ceil((_V_HI - _W_LO) / h) + 1
@@ -95,13 +107,9 @@ def _conditional_masses(a: np.ndarray, ms: Sequence[int], y0: float, h: float, p
     idx = start[:, None] + np.arange(window)[None, :]
     w = y0 + h * idx + a[:, None]
     weight = h * np.exp(w - np.exp(w))
-    # below the table phi = 1, above it phi = 0 (see _phi_table): pad with 1 and 0 and clip
-    padded = np.minimum(np.maximum(idx + 1, 0), len(phi) + 1)
-    out = {}
-    for m in ms:
-        table = np.concatenate(([1.0], phi**m, [0.0]))
-        out[m] = np.sum(weight * table[padded], axis=1)
-    return out
+    # table index: y-index + 1, clipped to the padding at both ends
+    padded = np.minimum(np.maximum(idx + 1, 0), len(next(iter(tables.values()))) - 1)
+    return {m: np.sum(weight * table[padded], axis=1) for m, table in tables.items()}
 
 
 def work_and_memory(
@@ -109,14 +117,24 @@ def work_and_memory(
 ) -> tuple[float, int]:
     """(operations, peak bytes) of ``softmax_mass_quadrature``: the phi table spans
     18 s + 50 in y and its convolution kernel 18 s, s the distractor s.d. at the largest gamma;
-    each (gamma, d_k) then costs a Z_0-nodes x t-window table per distractor count."""
+    each (gamma, d_k) then costs a Z_0-nodes x t-window table per distractor count, or, for
+    sigma_t > 2, each gamma a target-scores x t-window table, whichever is more."""
     s = max(model.distractor_sd(g) for g in gammas)
     n_y = (18 * s + 50) / spacing
     kernel = 18 * s / spacing
     rho = (_RHO_HI - _V_LO) / spacing
     nodes, window = 2 * _Z0_MAX / spacing + 1, (_V_HI - _W_LO) / spacing + 1
     per_gamma = rho * (kernel + 1) + n_y + len(d_ks) * nodes * window * (4 + len(set(Ts)))
-    memory = 8 * (4 * n_y + 2 * kernel + 6 * nodes * window)
+    # the y-grid arrays and a padded phi^m table per distractor count (_padded_powers)
+    memory = 8 * ((4 + len(set(Ts))) * n_y + 2 * kernel + 6 * nodes * window)
+    if model.sigma_t > 2:
+        # some gamma may take _average_over_the_target_score (tau > max(1, s) needs sigma_t > 2):
+        # F_m on (18 s + 95) / spacing target scores, in blocks of the Z_0 route's size, then one
+        # dot product per d_k and T
+        n_a = (18 * s + 95) / spacing
+        by_score = rho * (kernel + 1) + n_y + n_a * (window * (4 + len(set(Ts))) + len(d_ks) * (3 + len(Ts)))
+        per_gamma = max(per_gamma, by_score)
+        memory += 8 * (len(set(Ts)) + 3) * n_a
     return 1.5 * len(gammas) * per_gamma, int(1.5 * memory)
 
 
@@ -127,19 +145,53 @@ def _observable(model: ScoreModel, d_ks, Ts, gammas, h: float, on_gamma=None) ->
     ms = sorted({T - 2 for T in Ts})
     for g_i, gamma in enumerate(gammas):
         s = model.distractor_sd(gamma)
+        tau = model.sigma_t * s / 2
         if s == 0.0:
             out[:, :, g_i] = [chance(T) for T in Ts]
+        elif tau > max(1.0, s):
+            out[:, :, g_i] = _average_over_the_target_score(model, gamma, d_ks, Ts, s, tau, h)
         else:
             y0, phi = _phi_table(s, h)
-            tau = model.sigma_t * s / 2
+            tables = _padded_powers(phi, ms)
             nodes, weights = (z0, w0) if tau > 0 else (np.zeros(1), np.ones(1))
             for d_i, d_k in enumerate(d_ks):
-                masses = _conditional_masses(model.target_mean(gamma, d_k) + tau * nodes, ms, y0, h, phi)
+                masses = _conditional_masses(model.target_mean(gamma, d_k) + tau * nodes, tables, y0, h)
                 for t_i, T in enumerate(Ts):
                     out[d_i, t_i, g_i] = weights @ masses[T - 2]
         # every gamma counts, the chance point too: progress must reach its total
         if on_gamma is not None:
             on_gamma()
+    return out
+
+
+def _average_over_the_target_score(model: ScoreModel, gamma: float, d_ks, Ts, s: float, tau: float, h: float) -> np.ndarray:
+    """A at one gamma, shape (len(d_ks), len(Ts)), integrated over the target score a = mu + tau Z_0.
+
+    F_m climbs on the a-scale max(1, s), a Z_0-width of max(1, s)/tau: once tau exceeds max(1, s)
+    (sigma_t > 2) the Z_0-trapezoid loses accuracy: it was off by 1e-2 at sigma_t = 1000 and 2e-2
+    at 10^4, as its error estimate said. In a, F_m is 0 below a_lo = -9s - 45 and 1 above a_hi = 9s + 50 (the phi table's ends
+    seen through the t-window) and is shared by every d_k. The smooth step H(a) = Phi((a - c)/w),
+    with a_lo and a_hi at -9 and +9 of its s.d., has the Gaussian average
+    Phi((mu - c)/sqrt(w^2 + tau^2)); the rest F_m - H vanishes at both ends of the window, so its
+    trapezoid sum against the N(mu, tau^2) density has no endpoint error."""
+    y0, phi = _phi_table(s, h)
+    tables = _padded_powers(phi, sorted({T - 2 for T in Ts}))
+    a_lo, a_hi = -_Z_MAX * s - 45.0, _Z_MAX * s + 50.0
+    c, w = (a_lo + a_hi) / 2, (a_hi - a_lo) / (2 * _Z_MAX)
+    a = c + _symmetric_nodes(a_hi - c, h)
+    step = special.ndtr((a - c) / w)
+    # F_m on blocks of a as many as the Z_0 route's nodes: the same peak memory
+    block = len(_symmetric_nodes(_Z0_MAX, h))
+    rest = {m: np.empty_like(a) for m in tables}
+    for lo in range(0, len(a), block):
+        for m, mass in _conditional_masses(a[lo : lo + block], tables, y0, h).items():
+            rest[m][lo : lo + block] = mass - step[lo : lo + block]
+    out = np.empty((len(d_ks), len(Ts)))
+    for d_i, d_k in enumerate(d_ks):
+        mu = model.target_mean(gamma, d_k)
+        density = _normal_pdf((a - mu) / tau) * (h / tau)
+        smooth = special.ndtr((mu - c) / math.hypot(w, tau))
+        out[d_i] = [smooth + density @ rest[T - 2] for T in Ts]
     return out
 
 

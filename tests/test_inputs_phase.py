@@ -83,14 +83,24 @@ def test_each_worker_holds_one_replicate_on_top_of_the_result_arrays():
     assert [est.peak_bytes(w + 1) - est.peak_bytes(w) for w in range(4)] == [est.replicate_bytes] * 4
 
 
-def test_the_quadrature_memory_estimate_matches_the_measured_peak():
+@pytest.mark.parametrize(
+    ("sigma_t", "variant", "Ts", "gammas"),
+    [
+        (2.0, "key-only", (200,), (0.5, 1.0, 1.5)),
+        (2.0, "t4", tuple(range(3, 43)), (4.0,)),
+        (20.0, "t4", tuple(range(3, 43)), (4.0,)),
+    ],
+)
+def test_the_quadrature_memory_estimate_matches_the_measured_peak(sigma_t, variant, Ts, gammas):
     """The estimate used to refuse oversized sweeps (issue 12) is within a factor 2 of the peak
-    that tracemalloc measures for the quadrature's numpy arrays."""
+    that tracemalloc measures for the quadrature's numpy arrays: with one distractor count, and with
+    forty, whose phi^m tables are held at once, on the Z_0 route (sigma_t = 2) and on the target-score
+    route (sigma_t = 20), which also holds F_m - H on every target score."""
     import tracemalloc
 
     from attncert.solvers.score_quadrature import softmax_mass_quadrature, work_and_memory
 
-    model, d_ks, Ts, gammas = ScoreModel(), (16,), (200,), (0.5, 1.0, 1.5)
+    model, d_ks = ScoreModel(sigma_t=sigma_t, variant=variant), (16,)
     tracemalloc.start()
     try:
         softmax_mass_quadrature(model, d_ks=d_ks, Ts=Ts, gammas=gammas)

@@ -6,6 +6,7 @@ import statistics
 import mpmath as mp
 import numpy as np
 import pytest
+from conftest import logistic_normal_mean
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -164,7 +165,7 @@ def test_conditional_mass_matches_mpmath():
     written as E_Z1 E_Z2 E_Z3 over Gauss-Hermite nodes of high order."""
     s, m, a = 1.5, 3, 1.2
     y0, phi = sq._phi_table(s, 0.1)
-    ours = sq._conditional_masses(np.array([a]), [m], y0, 0.1, phi)[m][0]
+    ours = sq._conditional_masses(np.array([a]), sq._padded_powers(phi, [m]), y0, 0.1)[m][0]
     mp.mp.dps = 20
     nodes, weights = np.polynomial.hermite_e.hermegauss(60)
     weights = weights / math.sqrt(2 * math.pi)
@@ -307,6 +308,25 @@ def test_plateau_quadrature_finds_the_step_of_a_long_context_at_a_large_sigma_t(
     assert sq.plateau_quadrature(1000.0, 10_000, 1000.0) == pytest.approx(0.50954164543210834924, abs=1e-12)
 
 
+@pytest.mark.parametrize("sigma_t", [2.0, 20.0, 1000.0, 1e4])
+@pytest.mark.parametrize("variant", ["key-only", "t4"])
+def test_softmax_mass_quadrature_at_T_3_is_the_logistic_normal_integral_whatever_sigma_t(variant, sigma_t):
+    """m = T - 2 = 1: A = E[1 / (1 + exp(-(mu + tau Z_0) + s Z_1))] = E[logistic(mu + sqrt(tau^2 + s^2) Z)],
+    tau = sigma_t s / 2. The Z_0-trapezoid alone was 2e-2 off at sigma_t = 10^4 (and 4e-3 at 20): F climbs
+    within a Z_0-width max(1, s) / tau, under its grid step. Beyond tau = max(1, s) the quadrature now
+    integrates over the target score (psa.md §3.4); gamma = 0.002 keeps the tiny tau that the score route
+    cannot resolve on the Z_0 route's side."""
+    model = ScoreModel(sigma_t=sigma_t, variant=variant)
+    d_ks, gammas = (1, 1000), (0.002, 0.05, 0.7, 5.0)
+    q = sq.softmax_mass_quadrature(model, d_ks=d_ks, Ts=[3], gammas=gammas)
+    for g_i, gamma in enumerate(gammas):
+        s = model.distractor_sd(gamma)
+        for d_i, d_k in enumerate(d_ks):
+            expected = logistic_normal_mean(model.target_mean(gamma, d_k), math.hypot(sigma_t * s / 2, s))
+            assert q.values[d_i, 0, g_i] == pytest.approx(expected, rel=0, abs=1e-13), (gamma, d_k)
+    assert q.error_estimate.max() < 1e-13
+
+
 def test_monte_carlo_is_bit_reproducible_and_seed_dependent():
     kwargs = {"d_ks": (8, 32), "Ts": (10, 15), "gammas": (0.0, 0.5, 1.0), "trials": 5000}
     a = softmax_mass_mc(NUMPY, ScoreModel(), seed=3, **kwargs)
@@ -370,6 +390,17 @@ def test_variants_agree_between_engines(variant):
     grid = {"d_ks": (16, 64), "Ts": (10,), "gammas": (0.0, 0.3, 0.8, 2.0)}
     quad = sq.softmax_mass_quadrature(model, **grid).values
     mc = softmax_mass_mc(NUMPY, model, trials=100_000, seed=2, **grid)
+    assert np.all(np.abs(mc - quad) <= 4 * np.sqrt(quad * (1 - quad) / 100_000) + 1e-12)
+
+
+@pytest.mark.parametrize("sigma_t", [20.0, 1000.0])
+def test_engines_agree_at_a_large_sigma_t_and_long_contexts(sigma_t):
+    """The target-score route of the quadrature (tau > max(1, s)) against Monte Carlo with several
+    distractor counts at once; the Z_0 route was off by up to 2e-2 here, 10 standard errors."""
+    model = ScoreModel(sigma_t=sigma_t)
+    grid = {"d_ks": (16, 1000), "Ts": (10, 200), "gammas": (0.3, 0.8, 2.0)}
+    quad = sq.softmax_mass_quadrature(model, **grid).values
+    mc = softmax_mass_mc(NUMPY, model, trials=100_000, seed=3, **grid)
     assert np.all(np.abs(mc - quad) <= 4 * np.sqrt(quad * (1 - quad) / 100_000) + 1e-12)
 
 

@@ -5,25 +5,16 @@ from __future__ import annotations
 
 import math
 
-import mpmath
 import numpy as np
 import pytest
 import sympy as sp
+from conftest import logistic_normal_mean
 from scipy import special
 
 from attncert.certificates.engine.evidence import holds_exactly
 from attncert.solvers import score_quadrature as sq
 from attncert.solvers.grades import bracketed_root
 from attncert.theory import gllm, plga, psa
-
-
-def _logistic_normal_mean(a: float, s: float) -> float:
-    """F_1(a) = E[1 / (1 + e^{-a} e^{s Z})], Z standard normal: one distractor, by mpmath's
-    tanh-sinh quadrature at 30 digits, split at the density's peak and where the logistic factor
-    turns (z = a / s): unsplit, the peak far from the ends is undersampled (5e-11 off at a/s = 24)."""
-    with mpmath.workdps(30):
-        density = lambda z: mpmath.npdf(z) / (1 + mpmath.exp(s * z - a))  # noqa: E731
-        return float(mpmath.quad(density, [-mpmath.inf, *sorted({0.0, a / s}), mpmath.inf]))
 
 
 @pytest.mark.parametrize("s", [0.5, 2.0])
@@ -36,9 +27,9 @@ def test_the_t_window_loses_no_mass_the_error_estimate_cannot_see(a, s):
     Gumbel mass came out 1e-10 short, and so did F_1 wherever phi ~ 1 on the cut-off tail."""
     h = 0.1
     y0, phi = sq._phi_table(s, h)
-    masses = sq._conditional_masses(np.array([a]), [0, 1], y0, h, phi)
+    masses = sq._conditional_masses(np.array([a]), sq._padded_powers(phi, [0, 1]), y0, h)
     assert masses[0][0] == pytest.approx(1.0, abs=1e-14)
-    assert masses[1][0] == pytest.approx(_logistic_normal_mean(a, s), abs=1e-13)
+    assert masses[1][0] == pytest.approx(logistic_normal_mean(a, s), abs=1e-13)
 
 
 def test_git_form_refuses_lists_of_different_lengths():
