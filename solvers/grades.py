@@ -112,11 +112,17 @@ def bhattacharyya(alpha: np.ndarray, tau: np.ndarray) -> float:
     return float(np.sum(np.sqrt(alpha * tau)))
 
 
+def _on_the_simplex(log_x: np.ndarray) -> np.ndarray:
+    """ln x - LSE(ln x): the logarithms of x / sum(x) (ln 0 = -inf)."""
+    with np.errstate(over="ignore"):  # x - LSE(x) <= 0 overflows only to -inf: a weight below e^-max is 0
+        return log_x - log_sum_exp(log_x)
+
+
 def log_profiles(alpha: Sequence[float], tau: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
     """ln alpha and ln tau normalised to the simplex (ln 0 = -inf)."""
     with np.errstate(divide="ignore"):
         la, lt = np.log(np.asarray(alpha, dtype=float)), np.log(np.asarray(tau, dtype=float))
-    return la - log_sum_exp(la), lt - log_sum_exp(lt)
+    return _on_the_simplex(la), _on_the_simplex(lt)
 
 
 def _check_profiles(
@@ -146,8 +152,7 @@ def _check_profiles(
             raise ValueError("the solver needs alpha >= 0 and tau > 0 (apply the zero policy first)")
         if np.all(log_alpha == -math.inf):
             raise ValueError("the solver needs alpha not all zero (every log_alpha is -inf)")
-        with np.errstate(over="ignore"):  # x - LSE(x) <= 0 overflows only to -inf: a weight below e^-max is 0
-            log_alpha, log_tau = log_alpha - log_sum_exp(log_alpha), log_tau - log_sum_exp(log_tau)
+        log_alpha, log_tau = _on_the_simplex(log_alpha), _on_the_simplex(log_tau)
     if clip is not None and not (math.isfinite(clip) and clip >= 1):
         raise ValueError(f"the clip C must be a finite number >= 1, not {clip}")
     return np.exp(log_alpha), np.exp(log_tau), log_alpha, log_tau
