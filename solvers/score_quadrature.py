@@ -182,7 +182,7 @@ def _average_over_the_target_score(model: ScoreModel, gamma: float, d_ks, Ts, s:
     step = special.ndtr((a - c) / w)
     # F_m on blocks of a as many as the Z_0 route's nodes: the same peak memory
     block = len(_symmetric_nodes(_Z0_MAX, h))
-    rest = {m: np.empty_like(a) for m in tables}
+    rest = {m: np.full_like(a, np.nan) for m in tables}  # NaN, not empty: a node the blocks missed shows
     for lo in range(0, len(a), block):
         for m, mass in _conditional_masses(a[lo : lo + block], tables, y0, h).items():
             rest[m][lo : lo + block] = mass - step[lo : lo + block]

@@ -160,3 +160,61 @@ def test_commutant_count_decides_a_gap_three_finest_radii_wide():
     1 and 1 + 3 10^-635 (each box 10^-635 either side) are separated, and boxes twice as wide (a floor of 2
     instead of 1) would straddle: the count is 4 (set 43's test checks the tenfold case)."""
     assert plga.commutant_dimension([sp.Integer(1), 1 + 3 * sp.Integer(10) ** -635]) == 4
+
+
+@pytest.mark.parametrize("shift", [-700.0, -300.0, 0.0, 300.0, 700.0])
+def test_log_mean_exp_keeps_a_tiny_departure_whatever_the_scale_of_the_log_weights(shift):
+    """ln((1 + 1e-20 e) / (1 + 1e-20)) = 1.718281828459045e-20 (mpmath, 50 digits) from log weights
+    (0, ln 1e-20) shifted by any constant: the weights are rescaled by their largest before the departure
+    is formed. Scaled by e^{+max} instead they overflow (or underflow) at |shift| = 700, the departure is
+    NaN, and the log-sum-exp fallback rounds the answer to 0 (fifth undrawn set). The tolerance covers the
+    rounding of shift + ln 1e-20 itself (ulp(654) = 1.1e-13)."""
+    log_w = np.array([shift, shift + math.log(1e-20)])
+    value = grades.log_mean_exp(log_w, np.array([0.0, 1.0]))
+    assert value == pytest.approx(1.718281828459045e-20, rel=1e-12, abs=0)
+
+
+@pytest.mark.parametrize(
+    ("log_w", "x", "expected"),
+    [
+        ([0.0], [-23.0], -23.0),
+        # ln((e^-30 + 3 e^-40) / 4), mpmath at 40 digits
+        ([0.0, math.log(3.0)], [-30.0, -40.0], -31.38615817060495),
+    ],
+)
+def test_log_mean_exp_of_a_mean_far_below_one_is_exact_to_rounding(log_w, x, expected):
+    """A mean of 1e-10 has departure -1 + 1e-10, which holds 1e-10 only to 1e-16 absolute: log1p of it would be
+    1e-6 off, so from |departure| = 0.5 on log_mean_exp takes the log-sum-exp difference. The fifth undrawn
+    set moved that switch to 1.5 and nothing noticed."""
+    assert grades.log_mean_exp(np.array(log_w), np.array(x)) == pytest.approx(expected, rel=1e-15, abs=0)
+
+
+@pytest.mark.parametrize("sigma_t", [2.0 + 1e-9, 2.5, 3.0])
+def test_the_quadrature_cost_model_counts_the_target_score_route_just_above_sigma_t_2(sigma_t):
+    """tau = sigma_t s / 2 exceeds max(1, s) for s >= 1 as soon as sigma_t > 2, so the target-score route can run
+    there and --max-minutes / --max-memory must budget it: fig7's estimate at sigma_t = 2.5 counts 8.0e9
+    operations, not sigma_t = 2's 1.3e9. The fifth undrawn set moved the threshold to 3 and only the pins at
+    2 and 20 were there to see it."""
+    grid = (phase.FIG7.d_ks, phase.FIG7.Ts, phase.FIG7.gammas)
+    model = ScoreModel(sigma_t=sigma_t)
+    assert any(model.sigma_t * model.distractor_sd(g) / 2 > max(1.0, model.distractor_sd(g)) for g in grid[2])
+    work, memory = sq.work_and_memory(model, *grid)
+    base_work, base_memory = sq.work_and_memory(ScoreModel(), *grid)
+    assert work > 5 * base_work and memory > base_memory
+
+
+@pytest.mark.parametrize(("sigma_t", "routed"), [(2.0, False), (2.0 + 1e-9, True)])
+def test_the_target_score_route_runs_exactly_where_the_cost_model_budgets_it(monkeypatch, sigma_t, routed):
+    """work_and_memory budgets the target-score route for sigma_t > 2 only, so the router must not take it at
+    sigma_t = 2, where tau = 2 s / 2 equals s exactly: taken there (tau >= max(1, s), fifth undrawn set), the
+    default fig7 sweep ran the costlier route unbudgeted, with values moved by rounding only."""
+    calls = []
+    route = sq._average_over_the_target_score
+
+    def counted(*args):
+        calls.append(args[1])
+        return route(*args)
+
+    monkeypatch.setattr(sq, "_average_over_the_target_score", counted)
+    sq.softmax_mass_quadrature(ScoreModel(sigma_t=sigma_t, variant="key-only"), d_ks=(16,), Ts=(10,), gammas=(1.0, 2.0))
+    assert bool(calls) is routed
