@@ -169,8 +169,9 @@ def _average_over_the_target_score(model: ScoreModel, gamma: float, d_ks, Ts, s:
 
     F_m climbs on the a-scale max(1, s), a Z_0-width of max(1, s)/tau: once tau exceeds max(1, s)
     (sigma_t > 2) the Z_0-trapezoid loses accuracy: it was off by 1e-2 at sigma_t = 1000 and 2e-2
-    at 10^4, as its error estimate said. In a, F_m is 0 below a_lo = -9s - 45 and 1 above a_hi = 9s + 50 (the phi table's ends
-    seen through the t-window) and is shared by every d_k. The smooth step H(a) = Phi((a - c)/w),
+    at 10^4, as its error estimate said. In a, F_m is 0 below a_lo = -9s - 45 and 1 above
+    a_hi = 9s + 50 (the phi table's ends seen through the t-window), and it is shared by every
+    d_k. The smooth step H(a) = Phi((a - c)/w),
     with a_lo and a_hi at -9 and +9 of its s.d., has the Gaussian average
     Phi((mu - c)/sqrt(w^2 + tau^2)); the rest F_m - H vanishes at both ends of the window, so its
     trapezoid sum against the N(mu, tau^2) density has no endpoint error."""
@@ -180,7 +181,7 @@ def _average_over_the_target_score(model: ScoreModel, gamma: float, d_ks, Ts, s:
     c, w = (a_lo + a_hi) / 2, (a_hi - a_lo) / (2 * _Z_MAX)
     a = c + _symmetric_nodes(a_hi - c, h)
     step = special.ndtr((a - c) / w)
-    # F_m on blocks of a as many as the Z_0 route's nodes: the same peak memory
+    # F_m in blocks of as many target scores as the Z_0 route has nodes: the same peak memory
     block = len(_symmetric_nodes(_Z0_MAX, h))
     rest = {m: np.full_like(a, np.nan) for m in tables}  # NaN, not empty: a node the blocks missed shows
     for lo in range(0, len(a), block):
