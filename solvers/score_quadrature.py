@@ -171,10 +171,9 @@ def _average_over_the_target_score(model: ScoreModel, gamma: float, d_ks, Ts, s:
     (sigma_t > 2) the Z_0-trapezoid loses accuracy: it was off by 1e-2 at sigma_t = 1000 and 2e-2
     at 10^4, as its error estimate said. In a, F_m is 0 below a_lo = -9s - 45 and 1 above
     a_hi = 9s + 50 (the phi table's ends seen through the t-window), and it is shared by every
-    d_k. The smooth step H(a) = Phi((a - c)/w),
-    with a_lo and a_hi at -9 and +9 of its s.d., has the Gaussian average
-    Phi((mu - c)/sqrt(w^2 + tau^2)); the rest F_m - H vanishes at both ends of the window, so its
-    trapezoid sum against the N(mu, tau^2) density has no endpoint error."""
+    d_k. The smooth step H(a) = Phi((a - c)/w), with a_lo and a_hi at -9 and +9 of its s.d., has
+    the Gaussian average Phi((mu - c)/sqrt(w^2 + tau^2)); the rest F_m - H vanishes at both ends of
+    the window, so its trapezoid sum against the N(mu, tau^2) density has no endpoint error."""
     y0, phi = _phi_table(s, h)
     tables = _padded_powers(phi, sorted({T - 2 for T in Ts}))
     a_lo, a_hi = -_Z_MAX * s - 45.0, _Z_MAX * s + 50.0

@@ -302,10 +302,20 @@ def test_plateau_quadrature_at_T_3_is_the_closed_form_whatever_sigma_t(d_k, sigm
     assert sq.plateau_quadrature(d_k, 3, sigma_t) == pytest.approx(closed_form, abs=1e-12)
 
 
-def test_plateau_quadrature_finds_the_step_of_a_long_context_at_a_large_sigma_t():
-    """d_k = 1000, T = 10^4, sigma_t = 1000: Phi(...)^m climbs within about 4e-3 of z = -0.0106; mpmath at 40
-    digits, with the interval broken around the step, gives 0.50954164543210834924 (quad alone gave 0.5)."""
-    assert sq.plateau_quadrature(1000.0, 10_000, 1000.0) == pytest.approx(0.50954164543210834924, abs=1e-12)
+@pytest.mark.parametrize(
+    ("d_k", "T", "sigma_t", "expected"),
+    [
+        (1000.0, 10_000, 1000.0, 0.50954164543210834924),
+        (64.0, 100, 1000.0, 0.50119653429074946542),
+        (1.0, 7, 3000.0, 0.49982367698576804320),
+    ],
+)
+def test_plateau_quadrature_finds_the_step_of_a_long_context_at_a_large_sigma_t(d_k, T, sigma_t, expected):
+    """Phi((sqrt(d_k) + sigma_t z)/2)^m climbs within about 4/sigma_t of one z (-0.0106 for the first case; quad
+    alone gave 0.5 there). Expected: mpmath at 40 digits with the step's neighbourhood cut into 40 pieces. With the
+    break points mirrored to the other side of 0, (64, 100, 1000) was 4.8e-3 off, and also with the lower one
+    dropped; with the upper one dropped, (1, 7, 3000) was 1.1e-3 off."""
+    assert sq.plateau_quadrature(d_k, T, sigma_t) == pytest.approx(expected, rel=0, abs=1e-12)
 
 
 @pytest.mark.parametrize(
