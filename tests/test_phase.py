@@ -322,7 +322,7 @@ def test_plateau_quadrature_finds_the_step_of_a_long_context_at_a_large_sigma_t(
     ("d_k", "sigma_t", "expected"),
     [(256.0, 1.0, 0.99999958349256842698), (256.0, 0.0, 0.99999999937790518696), (100.0, 0.0, 0.75077367336620116920)],
 )
-def test_plateau_quadrature_raises_Phi_to_the_millionth_power_without_rounding_up(d_k, sigma_t, expected):
+def test_plateau_quadrature_raises_Phi_to_the_millionth_power_without_amplified_rounding(d_k, sigma_t, expected):
     """T = 10^6 (the CLI's largest): Phi rounded near 1, then raised to m = 999998, was 1e-11 off at sigma_t = 1
     and 4e-11 at sigma_t = 0, against the 1e-12 promised; exp(m log_ndtr) is within 6e-16. Expected: mpmath at
     40 digits (at sigma_t = 1, on [-12, 12] in 64 equal pieces; 256 pieces agree to 24 digits)."""
