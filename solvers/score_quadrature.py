@@ -8,14 +8,15 @@ Route (psa.md §3.4, issue 5): 1/(1 + X) = int_0^oo e^{-t(1 + X)} dt, so with y 
 
     F(a) = int exp(y + a - e^{y + a}) phi(y)^m dy,     phi(y) = E_Z exp(-e^{y + s Z}),
 
-and phi depends only on (gamma, y): it is tabulated once per gamma on a uniform y-grid and
-shared by every (d_k, T). The outer average over Z_0 is a trapezoid in Z_0 while the target noise
-tau is at most max(1, s), the scale on which F climbs; beyond it (sigma_t > 2) it is taken over the
-target score a = mu + tau Z_0 instead (``_average_over_the_target_score``). All integrals are
-trapezoid sums on uniform grids of smooth, rapidly decaying integrands (spectrally accurate); the
-error estimate is the change when every grid spacing is doubled. Truncations are placed where
-the neglected mass is at most 1e-15: phi = 1 for y < -9s - 45, phi = 0 for y > 9s + 5, the
-t-window is y + a in [-40, 4.5] (4e-18), and the outer Z_0 integral stops at 8 s.d. (1e-15).
+and phi depends only on (gamma, y): it is tabulated once per gamma on a uniform y-grid, as its
+complement 1 - phi so that phi^m keeps its precision up to m = 10^6, and shared by every (d_k, T).
+The outer average over Z_0 is a trapezoid in Z_0 while the target noise tau is at most max(1, s),
+the scale on which F climbs; beyond it (sigma_t > 2) it is taken over the target score
+a = mu + tau Z_0 instead (``_average_over_the_target_score``). All integrals are trapezoid sums on
+uniform grids of smooth, rapidly decaying integrands (spectrally accurate); the error estimate is
+the change when every grid spacing is doubled. Truncations are placed where the neglected mass is
+at most 1e-15: phi = 1 for y < -9s - 45, phi = 0 for y > 9s + 5, the t-window is y + a in
+[-40, 4.5] (4e-18), and the outer Z_0 integral stops at 8 s.d. (1e-15).
 """
 
 from __future__ import annotations
@@ -29,8 +30,11 @@ from scipy import integrate, special
 
 from attncert.solvers.score_model import ScoreModel, chance
 
-_V_LO, _V_HI = -40.0, 4.5  # exp(-e^v) is 1 below (to 4e-18) and 0 above (to 1e-39)
-_RHO_HI = 9.5  # exp(-e^v) - Phi(-v) is below 2e-21 in magnitude beyond this
+_V_HI = 4.5  # exp(-e^v) is 0 above (to 1e-39)
+# lower end of the remainder rho ~ e^v in _phi_complement_table: it drops mass e^-50 = 2e-22 from
+# q, which phi^m multiplies by m <= 10^6 (at -40, 4e-18 from q moved A by 4e-13 at T = 10^6)
+_V_LO = -50.0
+_RHO_HI = 9.5  # 1 - exp(-e^v) - Phi(v) is below 2e-21 beyond this
 _Z_MAX = 9.0  # standard normal mass beyond 9 s.d. is 1e-19
 _Z0_MAX = 8.0  # for the outer Z_0 integral, whose integrand is at most 1: neglected mass 1e-15
 # lower end of the t-window in y + a: neglected mass 1 - exp(-e^-40) = 4e-18. The truncation biases
@@ -59,41 +63,51 @@ def _symmetric_nodes(half_width: float, spacing: float) -> np.ndarray:
     return spacing * np.arange(-reach, reach + 1)
 
 
-def _phi_table(s: float, h: float) -> tuple[float, np.ndarray]:
-    """phi(y) = E exp(-e^{y + s Z}) on y = y0 + h k over [-9s - 45, 9s + 5]; returns (y0, values)."""
+def _phi_complement_table(s: float, h: float) -> tuple[float, np.ndarray]:
+    """q(y) = 1 - phi(y) = E[1 - exp(-e^{y + s Z})] on y = y0 + h k over [-9s - 45, 9s + 5];
+    returns (y0, values).
+
+    The complement, not phi: phi^m is taken as exp(m log1p(-q)) (_padded_powers), and with
+    m = T - 2 up to 10^6 an absolute rounding of phi near 1 (1e-16) would be raised to the m-th
+    power, moving A by up to 8e-11 at T = 10^6; q keeps its relative precision there."""
     y0 = math.floor((-_Z_MAX * s - 45.0) / h) * h
     y = y0 + h * np.arange(math.ceil((_Z_MAX * s + 5.0 - y0) / h) + 1)
     if s <= 1.0:
-        # exp(-e^{y + s z}) varies on the z-scale 1/s >= 1: a plain trapezoid in z
+        # 1 - exp(-e^{y + s z}) varies on the z-scale 1/s >= 1: a plain trapezoid in z
         z = _symmetric_nodes(_Z_MAX, h / 2)
         weights = _normal_pdf(z) * (h / 2)
-        values = np.exp(-np.exp(y[:, None] + s * z[None, :])) @ weights
-        return y0, values
-    # v = y + s z: phi(y) = int g(v) N((v - y)/s)/s dv with g(v) = exp(-e^v). g tends to 1 on the
-    # left, so split off the smooth step 1 - Phi(v), whose convolution is Phi(-y/sqrt(s^2 + 1)):
-    # the remainder rho = g - 1 + Phi(v) decays at both ends (like e^v on the left, like a
-    # Gaussian on the right), so its trapezoid sum has no endpoint error.
+        values = -np.expm1(-np.exp(y[:, None] + s * z[None, :])) @ weights
+        return y0, np.clip(values, 0.0, 1.0)
+    # v = y + s z: q(y) = int f(v) N((v - y)/s)/s dv with f(v) = 1 - exp(-e^v). f tends to 1 on the
+    # right, so split off the smooth step Phi(v), whose convolution is Phi(y/sqrt(s^2 + 1)): the
+    # remainder rho = f - Phi(v), positive, decays at both ends (like e^v on the left, like a Gaussian
+    # on the right), so its trapezoid sum has no endpoint error.
     j_lo, j_hi = math.ceil((_V_LO - y0) / h), math.floor((_RHO_HI - y0) / h)
     v = y0 + h * np.arange(j_lo, j_hi + 1)
-    rho = np.exp(-np.exp(v)) - special.ndtr(-v)
+    rho = -np.expm1(-np.exp(v)) - special.ndtr(v)
     reach = math.ceil(_Z_MAX * s / h)
     kernel = _normal_pdf(h * np.arange(-reach, reach + 1) / s) / s
-    # phi_k = h sum_j rho_j K((j - k) h): a discrete convolution with the symmetric kernel;
+    # q_k = h sum_j rho_j K((j - k) h): a discrete convolution with the symmetric kernel;
     # conv index i corresponds to the y-index k = j_lo + i - reach
     conv = np.convolve(rho, kernel) * h
-    values = special.ndtr(-y / math.sqrt(s * s + 1.0))
+    values = special.ndtr(y / math.sqrt(s * s + 1.0))
     idx = np.arange(len(y)) - j_lo + reach
     inside = (idx >= 0) & (idx < len(conv))
     values[inside] += conv[idx[inside]]
     return y0, np.clip(values, 0.0, 1.0)
 
 
-def _padded_powers(phi: np.ndarray, ms: Sequence[int]) -> dict[int, np.ndarray]:
-    """phi^m for each m, padded with 1 below the table and 0 above it, where phi is 1 and 0 (see
-    _phi_table): one table per gamma, shared by every block of target scores and every d_k."""
+def _padded_powers(q: np.ndarray, ms: Sequence[int]) -> dict[int, np.ndarray]:
+    """phi^m = exp(m log1p(-q)) for each m, q = 1 - phi (_phi_complement_table), padded with 1
+    below the table and 0 above it, where phi is 1 and 0: one table per gamma, shared by every
+    block of target scores and every d_k."""
+    with np.errstate(divide="ignore"):  # phi = 0 (q = 1): log phi = -inf, and phi^m = 0
+        log_phi = np.log1p(-q)
     tables = {}
     for m in ms:
-        tables[m] = np.concatenate(([1.0], phi**m, [0.0]))
+        # phi^0 = 1 even where phi = 0, where m log phi would be 0 * -inf = NaN
+        power = np.exp(m * log_phi) if m else np.ones_like(q)
+        tables[m] = np.concatenate(([1.0], power, [0.0]))
     return tables
 
 
@@ -151,8 +165,8 @@ def _observable(model: ScoreModel, d_ks, Ts, gammas, h: float, on_gamma=None) ->
         elif tau > max(1.0, s):
             out[:, :, g_i] = _average_over_the_target_score(model, gamma, d_ks, Ts, s, tau, h)
         else:
-            y0, phi = _phi_table(s, h)
-            tables = _padded_powers(phi, ms)
+            y0, q = _phi_complement_table(s, h)
+            tables = _padded_powers(q, ms)
             nodes, weights = (z0, w0) if tau > 0 else (np.zeros(1), np.ones(1))
             for d_i, d_k in enumerate(d_ks):
                 masses = _conditional_masses(model.target_mean(gamma, d_k) + tau * nodes, tables, y0, h)
@@ -174,8 +188,8 @@ def _average_over_the_target_score(model: ScoreModel, gamma: float, d_ks, Ts, s:
     d_k. The smooth step H(a) = Phi((a - c)/w), with a_lo and a_hi at -9 and +9 of its s.d., has
     the Gaussian average Phi((mu - c)/sqrt(w^2 + tau^2)); the rest F_m - H vanishes at both ends of
     the window, so its trapezoid sum against the N(mu, tau^2) density has no endpoint error."""
-    y0, phi = _phi_table(s, h)
-    tables = _padded_powers(phi, sorted({T - 2 for T in Ts}))
+    y0, q = _phi_complement_table(s, h)
+    tables = _padded_powers(q, sorted({T - 2 for T in Ts}))
     a_lo, a_hi = -_Z_MAX * s - 45.0, _Z_MAX * s + 50.0
     c, w = (a_lo + a_hi) / 2, (a_hi - a_lo) / (2 * _Z_MAX)
     a = c + _symmetric_nodes(a_hi - c, h)

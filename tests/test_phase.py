@@ -147,25 +147,81 @@ def test_replicate_seeds_are_part_of_the_protocol():
 
 
 # --- engines ----------------------------------------------------------------------------------------------
-def test_phi_table_matches_mpmath():
-    for s in (0.3, 2.0, 40.0):
-        y0, phi = sq._phi_table(s, 0.1)
-        for y in (-20.0, -1.0, 2.0):
+def test_phi_complement_table_matches_mpmath():
+    """q = 1 - phi = E[1 - exp(-e^{y + s Z})] to 5e-20 absolute: phi^m multiplies an error in q by
+    m = T - 2 (up to 10^6), so q is carried, not 1 - phi (whose rounding, 1e-16, moved A by 1e-10
+    at T = 10^6), and the convolution route's remainder reaches down to v = -50 (at -40 it dropped
+    1e-18 from q at y = -40.8). Points on both routes: s <= 1 (trapezoid) and s > 1 (convolution)."""
+    mp.mp.dps = 30
+    for s in (0.3, 1.82, 2.0, 40.0):
+        y0, q = sq._phi_complement_table(s, 0.1)
+        for y in (-40.8, -20.0, -1.0, 2.0):
             k = round((y - y0) / 0.1)
             yy = y0 + 0.1 * k
             exact = mp.quad(
-                lambda z, yy=yy, s=s: mp.npdf(z) * mp.exp(-mp.exp(yy + s * z)),
-                [-12, -yy / s - 1, -yy / s, -yy / s + 1, 12],
+                lambda z, yy=yy, s=s: mp.npdf(z) * -mp.expm1(-mp.exp(yy + s * z)),
+                [-14, -yy / s - 1, -yy / s, -yy / s + 1, 14],
             )
-            assert phi[k] == pytest.approx(float(exact), abs=1e-13)
+            assert q[k] == pytest.approx(float(exact), rel=1e-15, abs=5e-20)
+
+
+# A at T = 10^6 (m = 999,998 distractors), spacing 0.1, from a long-double route: q by a plain
+# z-trapezoid at spacing 0.1 / (2 max(1, s)) in 80-bit long double and phi^m = exp(m log1p(-q))
+# in long double (ld_phi_complement_table below). Per point: sigma_t, variant, gamma (s), d_k, A.
+A_AT_A_MILLION_TOKENS = [
+    (2.5, "key-only", 0.7, 1000, 0.9991486626947487),  # s = 0.99, trapezoid route
+    (20.0, "key-only", 0.7, 1000, 0.7817561252482872),  # s = 0.99
+    (20.0, "key-only", 1.5, 16, 0.31818902498822565),  # s = 2.12, convolution route
+    (20.0, "key-only", 1.5, 1000, 0.929673260054331),
+    (2.5, "t3t4", 0.7, 1000, 0.99999999683649),  # s = 1.82
+]
+
+
+@pytest.mark.parametrize(("sigma_t", "variant", "gamma", "d_k", "expected"), A_AT_A_MILLION_TOKENS)
+def test_quadrature_keeps_its_precision_at_a_million_tokens(sigma_t, variant, gamma, d_k, expected):
+    """phi^m with m ~ 10^6 raises any error in phi to the m-th power: before q = 1 - phi was carried,
+    A was off by up to 9.9e-11 at these points (the step-doubling estimate, which sees only
+    discretisation, did not show it); now it agrees with the long-double route to 7e-16."""
+    values = sq.softmax_mass_quadrature(ScoreModel(sigma_t=sigma_t, variant=variant), d_ks=[d_k], Ts=[10**6], gammas=[gamma])
+    assert values.values[0, 0, 0] == pytest.approx(expected, rel=0, abs=2e-15)
+
+
+def ld_phi_complement_table(s: float, h: float, code_table=sq._phi_complement_table) -> tuple[float, np.ndarray]:
+    """The long-double route behind A_AT_A_MILLION_TOKENS: on the code's y-grid (``code_table``, bound
+    before the test patches it), q by a plain z-trapezoid (nodes to 9.5 s.d.) at spacing
+    h / (2 max(1, s)), in 80-bit long double."""
+    ld = np.longdouble
+    y0, grid = code_table(s, h)
+    y = ld(y0) + ld(h) * np.arange(len(grid), dtype=ld)
+    dz = ld(h) / 2 / ld(max(1.0, s))
+    reach = math.ceil(9.5 / float(dz))
+    z = dz * np.arange(-reach, reach + 1, dtype=ld)
+    weights = np.exp(-z * z / 2) / np.sqrt(2 * ld(np.pi)) * dz
+    return y0, np.clip(-np.expm1(-np.exp(y[:, None] + ld(s) * z[None, :])) @ weights, 0, 1)
+
+
+def ld_padded_powers(q: np.ndarray, ms) -> dict[int, np.ndarray]:
+    with np.errstate(divide="ignore"):
+        log_phi = np.log1p(-q)
+    return {m: np.concatenate(([1.0], np.exp(m * log_phi).astype(np.float64), [0.0])) for m in ms}
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).eps > 1e-18, reason="long double is no wider than double here")
+@pytest.mark.parametrize(("sigma_t", "variant", "gamma", "d_k", "expected"), A_AT_A_MILLION_TOKENS)
+def test_a_million_token_values_come_from_the_long_double_route(sigma_t, variant, gamma, d_k, expected, monkeypatch):
+    """The pinned values regenerate from the long-double route (to its own rounding, m * 1e-19)."""
+    monkeypatch.setattr(sq, "_phi_complement_table", ld_phi_complement_table)
+    monkeypatch.setattr(sq, "_padded_powers", ld_padded_powers)
+    value = sq._observable(ScoreModel(sigma_t=sigma_t, variant=variant), [d_k], [10**6], [gamma], 0.1)[0, 0, 0]
+    assert value == pytest.approx(expected, rel=0, abs=2e-16)
 
 
 def test_conditional_mass_matches_mpmath():
     """F(a) = E[1/(1 + e^{-a} S)] for m = 3 distractors of s.d. 1.5, against a direct 3-D mpmath integral
     written as E_Z1 E_Z2 E_Z3 over Gauss-Hermite nodes of high order."""
     s, m, a = 1.5, 3, 1.2
-    y0, phi = sq._phi_table(s, 0.1)
-    ours = sq._conditional_masses(np.array([a]), sq._padded_powers(phi, [m]), y0, 0.1)[m][0]
+    y0, q = sq._phi_complement_table(s, 0.1)
+    ours = sq._conditional_masses(np.array([a]), sq._padded_powers(q, [m]), y0, 0.1)[m][0]
     mp.mp.dps = 20
     nodes, weights = np.polynomial.hermite_e.hermegauss(60)
     weights = weights / math.sqrt(2 * math.pi)

@@ -26,8 +26,8 @@ def test_the_t_window_loses_no_mass_the_error_estimate_cannot_see(a, s):
     (integral 1); m = 1 is a logistic-normal mean, computed here by mpmath. At W_LO = -23 the
     Gumbel mass came out 1e-10 short, and so did F_1 wherever phi ~ 1 on the cut-off tail."""
     h = 0.1
-    y0, phi = sq._phi_table(s, h)
-    masses = sq._conditional_masses(np.array([a]), sq._padded_powers(phi, [0, 1]), y0, h)
+    y0, q = sq._phi_complement_table(s, h)
+    masses = sq._conditional_masses(np.array([a]), sq._padded_powers(q, [0, 1]), y0, h)
     assert masses[0][0] == pytest.approx(1.0, abs=1e-14)
     assert masses[1][0] == pytest.approx(logistic_normal_mean(a, s), abs=1e-13)
 

@@ -39,15 +39,15 @@ def test_kkt_residuals_of_a_segment_optimum_rebuild_its_canonical_grading():
 @pytest.mark.parametrize("s", [0.3, 2.0, 40.0])
 @pytest.mark.parametrize("h", [0.1, 0.05])
 def test_phi_table_spans_its_documented_range(s, h):
-    """_phi_table tabulates phi on a uniform grid covering [-9s - 45, 9s + 5] and no more than one
-    step beyond; outside it phi is taken as 1 (left) and 0 (right), which the end values bear out.
-    At s <= 1 the left end once read 1 - 1.4e-14: its z-nodes came from np.arange with a float
-    step, spaced 1.4e-14 wider than the trapezoid weights assumed."""
-    y0, phi = sq._phi_table(s, h)
-    y_end = y0 + h * (len(phi) - 1)
+    """_phi_complement_table tabulates q = 1 - phi on a uniform grid covering [-9s - 45, 9s + 5] and
+    no more than one step beyond; outside it phi is taken as 1 (left) and 0 (right), which the end
+    values bear out. At s <= 1 the left end once read phi = 1 - 1.4e-14: its z-nodes came from
+    np.arange with a float step, spaced 1.4e-14 wider than the trapezoid weights assumed."""
+    y0, q = sq._phi_complement_table(s, h)
+    y_end = y0 + h * (len(q) - 1)
     assert -9 * s - 45 - h < y0 <= -9 * s - 45
     assert 9 * s + 5 <= y_end < 9 * s + 5 + h + 1e-9
-    assert phi[0] >= 1 - 1e-15 and phi[-1] <= 1e-15
+    assert q[0] <= 1e-15 and q[-1] >= 1 - 1e-15
 
 
 @pytest.mark.parametrize("gamma", [0.5, 2.0, 6.0])

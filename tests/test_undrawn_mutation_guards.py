@@ -100,8 +100,8 @@ def test_conditional_mass_is_zero_where_the_whole_window_is_above_the_phi_table(
     """Above the phi table (y > 9s + 5) phi = 0, so a target far below the distractors (a = -60, where F(a)
     = E[1/(1 + e^60 S)] < 1e-25) reads 0 from the padding, not the mass of a table padded with 1."""
     s, h = 1.5, 0.1
-    y0, phi = sq._phi_table(s, h)
-    masses = sq._conditional_masses(np.array([-60.0, 1.2]), sq._padded_powers(phi, [3]), y0, h)[3]
+    y0, q = sq._phi_complement_table(s, h)
+    masses = sq._conditional_masses(np.array([-60.0, 1.2]), sq._padded_powers(q, [3]), y0, h)[3]
     assert masses[0] < 1e-25 and 0.1 < masses[1] < 1
 
 
