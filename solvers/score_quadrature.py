@@ -69,7 +69,7 @@ def _phi_complement_table(s: float, h: float) -> tuple[float, np.ndarray]:
 
     The complement, not phi: phi^m is taken as exp(m log1p(-q)) (_padded_powers), and with
     m = T - 2 up to 10^6 an absolute rounding of phi near 1 (1e-16) would be raised to the m-th
-    power, moving A by up to 8e-11 at T = 10^6; q keeps its relative precision there."""
+    power, moving A by up to 9.9e-11 at T = 10^6; q keeps its relative precision there."""
     y0 = math.floor((-_Z_MAX * s - 45.0) / h) * h
     y = y0 + h * np.arange(math.ceil((_Z_MAX * s + 5.0 - y0) / h) + 1)
     if s <= 1.0:
