@@ -166,8 +166,9 @@ def test_phi_complement_table_matches_mpmath():
 
 
 # A at T = 10^6 (m = 999,998 distractors), spacing 0.1, from a long-double route: q by a plain
-# z-trapezoid at spacing 0.1 / (2 max(1, s)) in 80-bit long double and phi^m = exp(m log1p(-q))
-# in long double (ld_phi_complement_table below). Per point: sigma_t, variant, gamma (s), d_k, A.
+# z-trapezoid at spacing 0.1 / (2 max(1, s)) in 80-bit long double (ld_phi_complement_table below),
+# and phi^m = exp(m log1p(-q)) and the sums after it in long double. Per point: sigma_t, variant,
+# gamma (s), d_k, A.
 A_AT_A_MILLION_TOKENS = [
     (2.5, "key-only", 0.7, 1000, 0.9991486626947487),  # s = 0.99, trapezoid route
     (20.0, "key-only", 0.7, 1000, 0.7817561252482872),  # s = 0.99
@@ -201,18 +202,13 @@ def ld_phi_complement_table(s: float, h: float, code_table=sq._phi_complement_ta
     return y0, np.clip(-np.expm1(-np.exp(y[:, None] + ld(s) * z[None, :])) @ weights, 0, 1)
 
 
-def ld_padded_powers(q: np.ndarray, ms) -> dict[int, np.ndarray]:
-    with np.errstate(divide="ignore"):
-        log_phi = np.log1p(-q)
-    return {m: np.concatenate(([1.0], np.exp(m * log_phi).astype(np.float64), [0.0])) for m in ms}
-
-
 @pytest.mark.skipif(np.finfo(np.longdouble).eps > 1e-18, reason="long double is no wider than double here")
 @pytest.mark.parametrize(("sigma_t", "variant", "gamma", "d_k", "expected"), A_AT_A_MILLION_TOKENS)
 def test_a_million_token_values_come_from_the_long_double_route(sigma_t, variant, gamma, d_k, expected, monkeypatch):
-    """The pinned values regenerate from the long-double route (to its own rounding, m * 1e-19)."""
+    """The pinned values regenerate from the long-double route (to its own rounding, m * 1e-19).
+    Only the table is replaced: _padded_powers keeps q's dtype, so the powers and the sums after
+    them are taken in long double too."""
     monkeypatch.setattr(sq, "_phi_complement_table", ld_phi_complement_table)
-    monkeypatch.setattr(sq, "_padded_powers", ld_padded_powers)
     value = sq._observable(ScoreModel(sigma_t=sigma_t, variant=variant), [d_k], [10**6], [gamma], 0.1)[0, 0, 0]
     assert value == pytest.approx(expected, rel=0, abs=2e-16)
 
