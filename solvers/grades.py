@@ -217,11 +217,21 @@ def solve_clipped(
     # upper face for every k > 0: the probe at k = 0 (log_k = -inf) must not count it on the lower one
     n_below_inf = int(np.searchsorted(ws, math.inf, side="left"))
 
-    def sums(log_k: float) -> tuple[int, int, float, float]:
+    # each coordinate's upper breakpoint, the very doubles `breaks` holds (NaN where alpha_j = 0 and
+    # tau_j underflowed: such a coordinate is counted on the upper face, as it sorts last)
+    with np.errstate(invalid="ignore"):
+        upper_breaks = log_c2 - ws
+
+    def sums(log_k: float, *, strict: bool = False) -> tuple[int, int, float, float]:
         """(n_lo, n_hi, ln A0, ln T0) of the saturated family at scale k = e^log_k; A0 and T0 in
-        logarithms, so that C^2 may exceed the double range."""
-        n_lo = min(int(np.searchsorted(ws, -log_k, side="right")), n_below_inf)  # k w_j <= 1
-        n_hi = min(d - int(np.searchsorted(ws, log_c2 - log_k, side="left")), d - n_lo)  # k w_j >= C^2
+        logarithms, so that C^2 may exceed the double range. ``strict`` leaves out a coordinate whose
+        breakpoint log_k is (k w_j = 1 or C^2 exactly)."""
+        if strict:
+            n_lo = min(int(np.searchsorted(ws, -log_k, side="left")), n_below_inf)  # k w_j < 1
+            n_hi = min(int(np.count_nonzero(~(upper_breaks >= log_k))), d - n_lo)  # k w_j > C^2
+        else:
+            n_lo = min(int(np.searchsorted(ws, -log_k, side="right")), n_below_inf)  # k w_j <= 1
+            n_hi = min(d - int(np.searchsorted(ws, log_c2 - log_k, side="left")), d - n_lo)  # k w_j >= C^2
         log_a0 = float(np.logaddexp(pre_a[n_lo], suf_a[n_hi] - log_c2))
         log_t0 = float(np.logaddexp(pre_t[n_lo], suf_t[n_hi] + log_c2))
         return n_lo, n_hi, log_a0, log_t0
@@ -230,8 +240,13 @@ def solve_clipped(
         # k^2 A(k) - T(k) = k^2 A0 - T0 along the saturated family: it is nondecreasing in k (its
         # derivative is 2(k A - B) >= 0) and d log Lambda(g(k))/dk has its sign, so the optimum
         # is its zero crossing; compared in logarithms so that k may be huge or tiny (T0 = 0, ln T0 = -inf,
-        # reads as >= 0 as it should, with no case of its own: log_k is a finite breakpoint)
-        _, _, log_a0, log_t0 = sums(log_k)
+        # reads as >= 0 as it should, with no case of its own: log_k is a finite breakpoint). At its own
+        # breakpoint a coordinate's term (k^2 alpha_j - tau_j, or k^2 alpha_j / C^2 - C^2 tau_j) is 0;
+        # taken into the sums it leaves their rounding, 1e-16 of tau_j, which outweighs smaller saturated
+        # weights (alpha = 1e-22 and tau = 1e-17 beside thirds; an e^-1000 beside a tau that underflowed), made the
+        # excess non-monotone and stopped the search away from the crossing, on a grading off a face.
+        # Left out (strict), the excess there has the other terms' sign
+        _, _, log_a0, log_t0 = sums(log_k, strict=True)
         return 2 * log_k + log_a0 >= log_t0
 
     finite = ws[np.isfinite(ws)]

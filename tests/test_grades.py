@@ -133,6 +133,48 @@ def test_exact_solver_puts_a_tau_normalised_to_zero_on_the_upper_face(la, lt, va
     assert sol.value == pytest.approx(value, rel=1e-14) and kkt.worst < 1e-30
 
 
+def test_a_faint_coordinate_decides_where_the_others_sit_along_the_gauge():
+    """alpha = (1, 1, 1, 1e-22), tau = (1, 1, 1, 1e-17), C = 2, as a profile file gives them. The three equal
+    coordinates alone are optimal at any common g; the faint one (w = sqrt(1e-5)) sits at g = 1, and its terms,
+    1e-22 / g^2 in A and 1e-17 g^2 in T, set s^2 = sqrt(tau_3 A_R / (alpha_3 T_R)) = 316 > C^2 for the others'
+    common scale s: they sit at C. The search once took the rounding of a term that is 0 at its own breakpoint
+    for a sign, stopped there and reported g = 1 everywhere, unique, with a KKT residual of 1.1e-18 at 50
+    digits; Lambda is the same to 2.5e-18."""
+    alpha, tau = [1.0, 1.0, 1.0, 1e-22], [1.0, 1.0, 1.0, 1e-17]
+    sol = gs.solve_clipped(alpha, tau, 2.0)
+    assert (sol.lo.tolist(), sol.hi.tolist(), sol.unique) == ([3], [0, 1, 2], True)
+    np.testing.assert_array_equal(sol.g, [2.0, 2.0, 2.0, 1.0])
+    assert gs.kkt_residuals(alpha, tau, sol, 2.0).worst < 1e-30
+
+
+def test_a_coordinate_at_its_upper_breakpoint_is_labelled_on_the_upper_face():
+    """alpha = (1, 1, 8, 1e-22), tau = (2, 2, 1, 1e-17), C = 2: w_2 / w_0 = 4 = C^2, so the others' optimum
+    spans the box exactly, g = (1, 1, 2), and the faint coordinate sits at 1. The breakpoint k = 1 / w_0 is also
+    coordinate 2's upper one. The search that counted coordinate 2 on its face at its own breakpoint (before
+    the excess's strict partition, or with `upper_breaks > log_k`) reported g_2 = C with no upper face."""
+    sol = gs.solve_clipped([1.0, 1.0, 8.0, 1e-22], [2.0, 2.0, 1.0, 1e-17], 2.0)
+    assert (sol.lo.tolist(), sol.hi.tolist(), sol.unique) == ([0, 1, 3], [2], True)
+    np.testing.assert_array_equal(sol.g, [1.0, 1.0, 2.0, 1.0])
+
+
+def test_a_tau_normalised_to_zero_leaves_the_others_on_their_lower_face():
+    """tau = (1, 1, 0, 1) / 3 in effect (ln tau_2 overflows to -inf in normalisation) and alpha = (1, 1, e^-1000, 5)
+    / 7. Coordinate 2 costs nothing in T and alpha_2 / g_2^2 in A, so the exact minimiser pushes g_2 / g_j to its
+    most, C: g_0 = g_1 = 1, g_2 = C and, inside, g_3 = 5^(1/4) (g_3^2 / g_0^2 = sqrt(alpha_3 / alpha_0)). The
+    breakpoint search once read the rounding of coordinates 0 and 1's own terms (0 at their lower breakpoint,
+    taken from two sums) as a negative excess there, went on to an interval where only the underflowed tau is
+    saturated, T0 = 0, and took its right end: g = (1.34, 1.34, 2, 2), reported unique with no coordinate on
+    its lower face. Lambda cannot tell (the
+    gauge moves it by e^-1000); the faces can, and a unique optimum of a scale-free Lambda on [1, C]^d touches
+    both."""
+    la = np.array([0.0, 0.0, -1000.0, math.log(5.0)])
+    lt = np.array([1e306, 1e306, -1.79e308, 1e306])
+    sol = gs.solve_clipped(None, None, 2.0, log_alpha=la, log_tau=lt)
+    assert (sol.lo.tolist(), sol.hi.tolist(), sol.unique) == ([0, 1], [2], True)
+    np.testing.assert_allclose(sol.log_g, [0.0, 0.0, math.log(2.0), math.log(5.0) / 4], rtol=1e-15, atol=0)
+    assert sol.value == pytest.approx((2 + math.sqrt(5)) ** 2 / 21, rel=1e-14)
+
+
 def test_epsilon_max_brackets_the_admissible_ray():
     r = table3_values(0.8, 0.4)
     v = np.array([0, 0, 0, 1.0])

@@ -89,18 +89,19 @@ def test_clipped_solver_on_wide_log_profiles_matches_lbfgsb():
 
 
 def test_clipped_solver_keeps_its_left_end_when_the_excess_rounds_nonnegative_early():
-    # C = 1 + 2^-40: a box narrower than the rounding of ln w on profiles of size e^40. In exact
-    # arithmetic the excess is < 0 at the first two breakpoints, but here its test rounds to >= 0 at
-    # the second, so the bisection ends at lo_i = 1 and the partition's left end is the first
-    # breakpoint, not -inf. Taken as -inf (the `lo_i > 1` mutant), every coordinate lands on g = 1 and
-    # the lower face is violated by 8e-13; the exact solver's active sets hold to 3e-22 (50 digits).
-    # The profile was found by a seeded search over 20,000 profiles (1 in 6 reach lo_i < 2).
+    # C = 1 + 2^-40: a box narrower than the rounding of ln w on profiles of size e^40. The bisection
+    # ends at lo_i = 1, so the partition's left end is the first breakpoint, not -inf. Taken as -inf
+    # (the `lo_i > 1` mutant), every coordinate lands on g = 1 and the lower face is violated by 8e-13.
+    # The exact solver puts coordinate 0 on the lower face, 2 on the upper one and 1 inside, with KKT
+    # residuals of 0 at 50 digits. Before the excess left out the coordinates at their own breakpoint,
+    # its test rounded to >= 0 at the second breakpoint and the search reported lo = [0, 1] and no upper
+    # face, with residuals of 2.5e-22. The profile was found by a seeded search over 20,000 profiles.
     la = np.array([-8.8, 13.50000000000204, 13.10000000000538])
     lt = np.array([19.3, 41.6, 41.2])
     clip = 1 + 2.0**-40
     sol = gs.solve_clipped(None, None, clip, log_alpha=la, log_tau=lt)
-    assert sol.lo.tolist() == [0, 1] and sol.hi.size == 0
-    assert gs.kkt_residuals(None, None, sol, clip, log_alpha=la, log_tau=lt).worst < 1e-20
+    assert (sol.lo.tolist(), sol.hi.tolist()) == ([0], [2])
+    assert gs.kkt_residuals(None, None, sol, clip, log_alpha=la, log_tau=lt).worst < 1e-30
 
 
 @pytest.mark.parametrize(("nu", "log_lam"), [(1.0, 0.5), (100.0, 0.5)])

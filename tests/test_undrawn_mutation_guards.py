@@ -109,11 +109,14 @@ def test_exact_solver_at_the_first_breakpoint_keeps_every_coordinate_on_the_lowe
     """alpha = tau to rounding plus a tiny coordinate with alpha < tau: the excess k^2 A0 - T0 is >= 0 at the
     first breakpoint, so the bisection ends at lo_i = 0 and the interval has no left end. Given the last
     breakpoint as its left end instead, the probe lands mid-range and puts coordinates on g = C, violating
-    the KKT signs by 0.38; the solution is g = 1 everywhere, with residuals at rounding (50 digits)."""
+    the KKT signs by 0.38. The two equal coordinates alone are optimal at any common g; the tiny one
+    (tau_2 / alpha_2 = 33 > C^4) sets them at C: g = (1.5, 1.5, 1), with residuals at rounding (50 digits).
+    Lambda there is 1 - 7.1e-20 (60 digits), below g = 1 everywhere (exactly 1), which the search reported
+    before its excess left out the coordinates at their own breakpoint."""
     alpha = [0.43917332103276374, 0.5608266789672364, 4.109924301154379e-21]
     tau = [0.43917332103276396, 0.5608266789672366, 1.3695964631291264e-19]
     solution = grades.solve_clipped(alpha, tau, clip=1.5)
-    np.testing.assert_array_equal(solution.g, [1.0, 1.0, 1.0])
+    np.testing.assert_array_equal(solution.g, [1.5, 1.5, 1.0])
     residuals = grades.kkt_residuals(alpha, tau, solution, 1.5)
     assert max(residuals.stationarity, residuals.lower_sign, residuals.upper_sign, residuals.feasibility) < 1e-15
 
