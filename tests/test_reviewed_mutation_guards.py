@@ -9,7 +9,7 @@ import sympy as sp
 
 from attncert.solvers.backend import get_backend
 from attncert.solvers.score_model import argmax_plateau_mc
-from attncert.theory import plga
+from attncert.theory import plga, psa
 
 
 @pytest.mark.parametrize(
@@ -59,3 +59,13 @@ def test_symmetric_projection_lemma_names_the_wrong_component():
     I + J made the J-fact fail with it (the verdict alone could not tell)."""
     facts = plga.symmetric_projection_lemma(lambda B: (B[0, 0], (B[1, 0] - B[0, 1]) / 2))
     assert [sp.simplify(value) == 0 for _, value in facts] == [False, True, True]
+
+
+def test_smallest_positive_root_has_the_documented_thirty_digits():
+    """The root comes to ``digits`` = 30 significant digits by default: sqrt 2 as the 30-digit Float
+    1.41421356237309504880168872421, and the double root 1/3 of (gamma - 1/3)^2 (gamma + 1) as thirty 3s.
+    Sets 76 and 86 (and the first undrawn set) drew 31 digits, which no caller's rounded root shows but the
+    returned Float does: it prints 31 digits."""
+    assert str(psa.smallest_positive_root(psa.gamma**2 - 2)) == "1.41421356237309504880168872421"
+    double_root = (psa.gamma - sp.Rational(1, 3)) ** 2 * (psa.gamma + 1)
+    assert str(psa.smallest_positive_root(double_root)) == "0." + "3" * 30

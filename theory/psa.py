@@ -355,8 +355,8 @@ def t3_restored_crossing(dk: sp.Expr = d_k, LL: sp.Expr = L, g: sp.Expr = gamma)
 
 
 def smallest_positive_root(expr: sp.Expr, var: sp.Symbol = gamma, digits: int = 30) -> sp.Float | None:
-    """The smallest positive real root of a polynomial in ``var`` (numerically, to ``digits``); None if
-    it has none."""
+    """The smallest positive real root of a polynomial in ``var``, numerically, as a Float of ``digits``
+    significant digits (30 by default); None if it has none."""
     poly = sp.Poly(sp.nsimplify(expr) if expr.has(sp.Float) else expr, var)
     try:
         found = poly.nroots(n=digits)
