@@ -117,6 +117,8 @@ def test_log_profiles_spanning_more_than_the_double_range_solve_quietly(la, lt, 
     [
         ([math.log(0.1), math.log(0.9)], [1e306, -1.79e308], 0.1 + 0.9 / 4, ([0], [1])),
         ([0.0, 0.0, 0.0], [1e306, 1e306, -1.79e308], (2 + 1 / 4) / 3, ([0, 1], [2])),
+        # unequal alphas: the others are not a segment, and the weight at C keeps them at 1
+        ([0.0, 1.0, 2.0], [1e306, 1e306, -1.79e308], (1 + math.e + math.e**2 / 4) / (1 + math.e + math.e**2), ([0, 1], [2])),
     ],
 )
 def test_exact_solver_puts_a_tau_normalised_to_zero_on_the_upper_face(la, lt, value, faces):
@@ -124,7 +126,10 @@ def test_exact_solver_puts_a_tau_normalised_to_zero_on_the_upper_face(la, lt, va
     Lambda(g) = (sum alpha_j / g_j^2)(sum_{j < last} tau_j g_j^2) wants that coordinate at C and the others at 1:
     Lambda* = 0.1 + 0.9 / 4 and 2.25 / 3. The breakpoint search probes k = 0 there (the excess is already
     nonnegative at the first breakpoint), where k w = 0 * inf put the coordinate on the lower face: g = 1
-    everywhere, Lambda = 1, and KKT residuals of 0.9 and 0.33."""
+    everywhere, Lambda = 1, and KKT residuals of 0.9 and 0.33. With alpha = (1, e, e^2) / S the others stay at 1
+    (d/dx of (1 + e^2 / 4 + e / x)(1 + x) is > 0 on x = g_1^2 >= 1): Lambda* = (1 + e + e^2 / 4) / S. That case
+    also tells the interval's missing left end from the last breakpoint, +inf, or a probe above the first
+    breakpoint, which the first two do not."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         sol = gs.solve_clipped(None, None, 2.0, log_alpha=np.array(la), log_tau=np.array(lt))

@@ -104,6 +104,31 @@ def test_clipped_solver_keeps_its_left_end_when_the_excess_rounds_nonnegative_ea
     assert gs.kkt_residuals(None, None, sol, clip, log_alpha=la, log_tau=lt).worst < 1e-30
 
 
+def test_clipped_solver_clamps_k_at_the_right_end_of_an_interval_one_ulp_wide():
+    # alpha = (2, 2, 3, 1e-22), tau = (2, 3, 3, 1e-17), C = 2: coordinates 0 and 2 have w = sqrt(8/7) to
+    # rounding (ln w one ulp apart), so their upper breakpoints bound an interval one ulp wide, and the
+    # faint coordinate 3 (at g = 1) sets the others at the top of the box: g_0 = g_2 = C and, inside,
+    # g_1 = C (2/3)^(1/4). Unclamped at the interval's right end (`gr_k_clamp`), k came from a partition
+    # with only the faint coordinate saturated, k = sqrt(tau_3 / alpha_3), and g_1 went to C too.
+    sol = gs.solve_clipped([2.0, 2.0, 3.0, 1e-22], [2.0, 3.0, 3.0, 1e-17], 2.0)
+    ln2 = math.log(2.0)
+    np.testing.assert_allclose(sol.log_g, [ln2, ln2 - math.log(1.5) / 4, ln2, 0.0], rtol=1e-15, atol=1e-16)
+
+
+def test_clipped_solver_labels_the_faces_that_start_at_the_right_end():
+    # ln alpha = (0, 0, -127, 0, 0, 0, -inf), ln tau = (0, 0, -127, 0, 0, 0, 0), C = 1e100 (found by
+    # hypothesis): five coordinates with w = sqrt(6/5), and coordinate 2 with the same w but for the
+    # rounding of its normalised logarithms (ln w 392 ulps higher), so its upper breakpoint lies one ulp
+    # below theirs. The crossing is clamped to the right end, the five's breakpoint, and they are added to
+    # hi there. Left out (`rnd18_solver_breakpoint_hi_left_out`), hi was empty and the KKT rebuild from the
+    # reported sets fixed no scale (residuals inf).
+    la = np.array([0.0, 0.0, -127.0, 0.0, 0.0, 0.0, -np.inf])
+    lt = np.array([0.0, 0.0, -127.0, 0.0, 0.0, 0.0, 0.0])
+    sol = gs.solve_clipped(None, None, 1e100, log_alpha=la, log_tau=lt)
+    assert (sol.lo.tolist(), sol.hi.tolist()) == ([6], [0, 1, 3, 4, 5])
+    assert gs.kkt_residuals(None, None, sol, 1e100, log_alpha=la, log_tau=lt).worst < 1e-12
+
+
 @pytest.mark.parametrize(("nu", "log_lam"), [(1.0, 0.5), (100.0, 0.5)])
 def test_regularized_matches_the_cor4_objective(nu, log_lam):
     # Cor 4: min over u >= 0 of LSE(ln alpha - u) + LSE(ln tau + u) + nu / (4 ln^2 lam) |u|^2,
