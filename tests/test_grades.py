@@ -169,9 +169,8 @@ def test_a_tau_normalised_to_zero_leaves_the_others_on_their_lower_face():
     breakpoint search once read the rounding of coordinates 0 and 1's own terms (0 at their lower breakpoint,
     taken from two sums) as a negative excess there, went on to an interval where only the underflowed tau is
     saturated, T0 = 0, and took its right end: g = (1.34, 1.34, 2, 2), reported unique with no coordinate on
-    its lower face. Lambda cannot tell (the
-    gauge moves it by e^-1000); the faces can, and a unique optimum of a scale-free Lambda on [1, C]^d touches
-    both."""
+    its lower face. Lambda cannot tell (the gauge moves it by e^-1000); the faces can, and a unique optimum of a
+    scale-free Lambda on [1, C]^d touches both."""
     la = np.array([0.0, 0.0, -1000.0, math.log(5.0)])
     lt = np.array([1e306, 1e306, -1.79e308, 1e306])
     sol = gs.solve_clipped(None, None, 2.0, log_alpha=la, log_tau=lt)

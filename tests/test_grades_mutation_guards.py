@@ -106,7 +106,7 @@ def test_clipped_solver_keeps_its_left_end_when_the_excess_rounds_nonnegative_ea
 
 def test_clipped_solver_clamps_k_at_the_right_end_of_an_interval_one_ulp_wide():
     # alpha = (2, 2, 3, 1e-22), tau = (2, 3, 3, 1e-17), C = 2: coordinates 0 and 2 have w = sqrt(8/7) to
-    # rounding (ln w one ulp apart), so their upper breakpoints bound an interval one ulp wide, and the
+    # rounding (ln w 8 ulps apart), so their upper breakpoints are adjacent doubles, an interval one ulp wide; the
     # faint coordinate 3 (at g = 1) sets the others at the top of the box: g_0 = g_2 = C and, inside,
     # g_1 = C (2/3)^(1/4). Unclamped at the interval's right end (`gr_k_clamp`), k came from a partition
     # with only the faint coordinate saturated, k = sqrt(tau_3 / alpha_3), and g_1 went to C too.
