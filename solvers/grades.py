@@ -217,8 +217,9 @@ def solve_clipped(
     # upper face for every k > 0: the probe at k = 0 (log_k = -inf) must not count it on the lower one
     n_below_inf = int(np.searchsorted(ws, math.inf, side="left"))
 
-    # each coordinate's upper breakpoint, the very doubles `breaks` holds (NaN where alpha_j = 0 and
-    # tau_j underflowed: such a coordinate is counted on the upper face, as it sorts last)
+    # each coordinate's upper breakpoint; `breaks` takes its finite ones from here, so the strict test
+    # below compares log_k with the very doubles it is (NaN where alpha_j = 0 and tau_j underflowed:
+    # such a coordinate is counted on the upper face, as it sorts last)
     with np.errstate(invalid="ignore"):
         upper_breaks = log_c2 - ws
 
@@ -249,8 +250,8 @@ def solve_clipped(
         _, _, log_a0, log_t0 = sums(log_k, strict=True)
         return 2 * log_k + log_a0 >= log_t0
 
-    finite = ws[np.isfinite(ws)]
-    breaks = np.sort(np.concatenate([-finite, log_c2 - finite]))
+    finite = np.isfinite(ws)
+    breaks = np.sort(np.concatenate([-ws[finite], upper_breaks[finite]]))
     # the first breakpoint where the excess is >= 0 (it is nondecreasing, so False < True in order);
     # the optimum lies in the interval just below it, where the partition is fixed and k* = sqrt(T0/A0).
     # The standard library's bisection: a hand-written one that stepped wrongly looped for ever
