@@ -226,11 +226,11 @@ def test_the_target_score_route_runs_exactly_where_the_cost_model_budgets_it(mon
 @pytest.mark.parametrize(("sigma_t", "gamma", "spacing"), [(2.0, 0.3, 0.025), (10.0, 0.2, 0.05)])
 def test_the_quadrature_is_finite_and_converged_at_a_fine_spacing_below_sigma_one(sigma_t, gamma, spacing):
     """For s <= 1 the phi-complement table is a trapezoid in z whose weights sum to 1 only to rounding: at
-    spacing 0.025 its top entries come out 1 + 2.2e-16 (100 of them at s = 0.18), at 0.05 two near its top, which
-    the clip to [0, 1] brings back to a probability. Unclipped, log1p(-q) is NaN there, and so is A wherever a
-    t-window reaches them: from y = 4.25 at spacing 0.025, and at 0.05 once the target scores spread low
-    (sigma_t = 10). The sixth undrawn set clipped at 2 and nothing noticed. A finer spacing must instead
-    agree with the default one, both converged far below the printed digits."""
+    spacing 0.025 its top entries come out 1 + 2.2e-16 (100 of them at s = 0.18), at 0.05 up to two near its
+    top (two at s = 0.08), which the clip to [0, 1] brings back to a probability. Unclipped, log1p(-q) is NaN
+    there, and so is A wherever a t-window reaches them: from y = 4.25 at spacing 0.025, and at 0.05 once the
+    target scores spread low (sigma_t = 10). The sixth undrawn set clipped at 2 and nothing noticed. A finer
+    spacing must instead agree with the default one, both converged far below the printed digits."""
     model, grid = ScoreModel(sigma_t=sigma_t), {"d_ks": (64,), "Ts": (10, 1000), "gammas": (gamma,)}
     s = model.distractor_sd(gamma)
     assert s <= 1.0 and sigma_t * s / 2 <= 1.0  # the z-trapezoid table and the Z_0 route
