@@ -13,7 +13,7 @@ from attncert.certificates.engine.evidence import holds_exactly
 from attncert.solvers import backend
 from attncert.solvers.grades import bracketed_root
 from attncert.solvers.phase import Protocol, estimate, run_sweep, summarise
-from attncert.solvers.score_model import ScoreModel, chunk_count
+from attncert.solvers.score_model import CHUNK_TRIALS, ScoreModel, chunk_count
 from attncert.solvers.sweep import LocalExecutor
 from attncert.theory import gllm, plga, psa
 
@@ -54,13 +54,20 @@ def calls_into(calls: list[tuple[int, int]]):
 def test_progress_counts_every_step_once_and_ends_at_its_total():
     """A progress bar that overshoots or never reaches 100 %: both engines report 1, 2, ..., total in order,
     total = 2 passes per gamma (quadrature) and seeds * chunks * gammas (Monte Carlo, local threads). The scan
-    found the quadrature skipping the chance point gamma = 0 of each pass: every fig7 bar stopped at 60/61."""
-    for engine, total in (("quad", 2 * 3), ("mc", 2 * chunk_count(100) * 3)):
+    found the quadrature skipping the chance point gamma = 0 of each pass: every fig7 bar stopped at 60/61.
+
+    The Monte Carlo run draws one trial more than a chunk, so that its total has a chunk factor of 2: with one
+    chunk, set 122's mutant `seeds / chunks * gammas` gave the same total, and only the slow Ctrl-C test, which
+    waits for a progress line that never came, noticed."""
+    two_chunks = dataclasses.replace(SMALL, d_ks=(4,), Ts=(3,), trials=CHUNK_TRIALS + 1)
+    assert chunk_count(two_chunks.trials) == 2
+    for engine, protocol, total in (("quad", SMALL, 2 * 3), ("mc", two_chunks, 2 * 2 * 3)):
         calls: list[tuple[int, int]] = []
         run_sweep(
-            SMALL, ScoreModel(), engine=engine, backend=NUMPY, seed=0, executor=LocalExecutor(1), progress=calls_into(calls)
+            protocol, ScoreModel(), engine=engine, backend=NUMPY, seed=0, executor=LocalExecutor(1), progress=calls_into(calls)
         )
         assert calls == [(i, total) for i in range(1, total + 1)], engine
+        assert all(type(t) is int for _, t in calls), engine
 
 
 def test_point_summaries_are_frozen():
