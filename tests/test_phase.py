@@ -148,10 +148,11 @@ def test_replicate_seeds_are_part_of_the_protocol():
 
 # --- engines ----------------------------------------------------------------------------------------------
 def test_phi_complement_table_matches_mpmath():
-    """q = 1 - phi = E[1 - exp(-e^{y + s Z})] to 5e-20 absolute: phi^m multiplies an error in q by
-    m = T - 2 (up to 10^6), so q is carried, not 1 - phi (whose rounding, 1e-16, moved A by 1e-10
-    at T = 10^6), and the convolution route's remainder reaches down to v = -50 (at -40 it dropped
-    1e-18 from q at y = -40.8). Points on both routes: s <= 1 (trapezoid) and s > 1 (convolution)."""
+    """q = 1 - phi = E[1 - exp(-e^{y + s Z})] to 1e-14 relative, 1e-24 absolute: phi^m multiplies an
+    error in q by m = T - 2 (up to 10^6), so q is carried, not 1 - phi (whose rounding, 1e-16, moved A
+    by 1e-10 at T = 10^6); the convolution route's remainder reaches down to v = -50 (at -40 it
+    dropped 1e-18 from q at y = -40.8), and its kernel is not cut at 9 s.d. (that dropped 1.1e-20,
+    7e-13 of q, at s = 2, y = -20). Points on both routes: s <= 1 (trapezoid) and s > 1 (convolution)."""
     mp.mp.dps = 30
     for s in (0.3, 1.82, 2.0, 40.0):
         y0, q = sq._phi_complement_table(s, 0.1)
@@ -162,19 +163,20 @@ def test_phi_complement_table_matches_mpmath():
                 lambda z, yy=yy, s=s: mp.npdf(z) * -mp.expm1(-mp.exp(yy + s * z)),
                 [-14, -yy / s - 1, -yy / s, -yy / s + 1, 14],
             )
-            assert q[k] == pytest.approx(float(exact), rel=1e-15, abs=5e-20)
+            assert q[k] == pytest.approx(float(exact), rel=1e-14, abs=1e-24)
 
 
 # A at T = 10^6 (m = 999,998 distractors), spacing 0.1, from a long-double route: q by a plain
-# z-trapezoid at spacing 0.1 / (2 max(1, s)) in 80-bit long double (ld_phi_complement_table below),
+# z-trapezoid at spacing 0.1 / (2 max(1, s)) to 12 s.d. in 80-bit long double (ld_phi_complement_table below),
 # and phi^m = exp(m log1p(-q)) and the sums after it in long double. Per point: sigma_t, variant,
 # gamma (s), d_k, A.
 A_AT_A_MILLION_TOKENS = [
     (2.5, "key-only", 0.7, 1000, 0.9991486626947487),  # s = 0.99, trapezoid route
     (20.0, "key-only", 0.7, 1000, 0.7817561252482872),  # s = 0.99
-    (20.0, "key-only", 1.5, 16, 0.31818902498822565),  # s = 2.12, convolution route
-    (20.0, "key-only", 1.5, 1000, 0.929673260054331),
+    (20.0, "key-only", 1.5, 16, 0.3181890249882256),  # s = 2.12, convolution route
+    (20.0, "key-only", 1.5, 1000, 0.9296732600543309),
     (2.5, "t3t4", 0.7, 1000, 0.99999999683649),  # s = 1.82
+    (10.0, "t4", 1.0, 512, 0.7486800750873264),  # s = 2.0: the z-trapezoid there is 7.5e-15 off
 ]
 
 
@@ -182,20 +184,22 @@ A_AT_A_MILLION_TOKENS = [
 def test_quadrature_keeps_its_precision_at_a_million_tokens(sigma_t, variant, gamma, d_k, expected):
     """phi^m with m ~ 10^6 raises any error in phi to the m-th power: before q = 1 - phi was carried,
     A was off by up to 9.9e-11 at these points (the step-doubling estimate, which sees only
-    discretisation, did not show it); now it agrees with the long-double route to 7e-16."""
+    discretisation, did not show it); now it agrees with the long-double route to 2.2e-16 (240 values:
+    sigma_t 0-20, the three variants, gamma 0.5-2, d_k 16 and 512). Cutting the convolution's kernel
+    at 9 s.d. moved A by 2.7e-15 at s = 2; the z-trapezoid there (instead of the convolution) by 7.5e-15."""
     values = sq.softmax_mass_quadrature(ScoreModel(sigma_t=sigma_t, variant=variant), d_ks=[d_k], Ts=[10**6], gammas=[gamma])
-    assert values.values[0, 0, 0] == pytest.approx(expected, rel=0, abs=2e-15)
+    assert values.values[0, 0, 0] == pytest.approx(expected, rel=0, abs=1e-15)
 
 
 def ld_phi_complement_table(s: float, h: float, code_table=sq._phi_complement_table) -> tuple[float, np.ndarray]:
     """The long-double route behind A_AT_A_MILLION_TOKENS: on the code's y-grid (``code_table``, bound
-    before the test patches it), q by a plain z-trapezoid (nodes to 9.5 s.d.) at spacing
-    h / (2 max(1, s)), in 80-bit long double."""
+    before the test patches it), q by a plain z-trapezoid (nodes to 12 s.d.: at 9.5 A moved by 1.1e-16
+    at s = 2.12) at spacing h / (2 max(1, s)), in 80-bit long double."""
     ld = np.longdouble
     y0, grid = code_table(s, h)
     y = ld(y0) + ld(h) * np.arange(len(grid), dtype=ld)
     dz = ld(h) / 2 / ld(max(1.0, s))
-    reach = math.ceil(9.5 / float(dz))
+    reach = math.ceil(12 / float(dz))
     z = dz * np.arange(-reach, reach + 1, dtype=ld)
     # pi in long double: np.pi, a double, is 1.2e-16 off, and the weights would sum to 1 + 2e-17
     weights = np.exp(-z * z / 2) / np.sqrt(8 * np.arctan(ld(1))) * dz
