@@ -185,7 +185,8 @@ def test_quadrature_keeps_its_precision_at_a_million_tokens(sigma_t, variant, ga
     """phi^m with m ~ 10^6 raises any error in phi to the m-th power: before q = 1 - phi was carried,
     A was off by up to 9.9e-11 at these points (the step-doubling estimate, which sees only
     discretisation, did not show it); now it agrees with the long-double route to 2.2e-16 (240 values:
-    sigma_t 0-20, the three variants, gamma 0.5-2, d_k 16 and 512). Cutting the convolution's kernel
+    sigma_t 0-20, the three variants, gamma 0.5-2, d_k 16 and 512; ``python
+    benchmarks/quadrature_precision.py --grid million``). Cutting the convolution's kernel
     at 9 s.d. moved A by 2.7e-15 at s = 2; the z-trapezoid there (instead of the convolution) by 7.5e-15."""
     values = sq.softmax_mass_quadrature(ScoreModel(sigma_t=sigma_t, variant=variant), d_ks=[d_k], Ts=[10**6], gammas=[gamma])
     assert values.values[0, 0, 0] == pytest.approx(expected, rel=0, abs=1e-15)
