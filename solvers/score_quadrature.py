@@ -135,7 +135,8 @@ def work_and_memory(
     sigma_t > 2, each gamma a target-scores x t-window table, whichever is more."""
     s = max(model.distractor_sd(g) for g in gammas)
     n_y = (18 * s + 50) / spacing
-    kernel = (18 * s + 110) / spacing
+    # twice the largest |v - y|: from rho's lower end V_LO to the grid's top 9s + 5 (_phi_complement_table)
+    kernel = 2 * (_Z_MAX * s + 5.0 - _V_LO) / spacing
     rho = (_RHO_HI - _V_LO) / spacing
     nodes, window = 2 * _Z0_MAX / spacing + 1, (_V_HI - _W_LO) / spacing + 1
     per_gamma = rho * (kernel + 1) + n_y + len(d_ks) * nodes * window * (4 + len(set(Ts)))
