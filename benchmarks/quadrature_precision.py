@@ -8,6 +8,10 @@ so phi^m and the sums after it run in long double too. Prints the largest |A - A
 
     python benchmarks/quadrature_precision.py                  # 864 values: sigma_t 2.5 to 10^4, T 3 to 10^6
     python benchmarks/quadrature_precision.py --grid million   # 240 values at T = 10^6: sigma_t 0 to 20
+
+The long-double route shares the code's y-grid, so it cannot see what lies below the table. ``--grid lower-end``
+takes the tests' direct route instead (``direct_one_minus_a``: 1 - A by scipy's quad, no table, sigma_t = 0) at
+T = 10^6 where the t-window meets the phi table's lower end, and prints the largest |(1 - A) - (1 - A)_ref|.
 """
 
 from __future__ import annotations
@@ -26,13 +30,17 @@ from attncert.solvers.score_model import VARIANTS, ScoreModel
 
 # the tests' reference itself, not a copy of it
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from test_phase import ld_phi_complement_table
+from test_phase import direct_one_minus_a, ld_phi_complement_table
 
 GRIDS = {
     # sigma_t, gammas, d_ks, Ts; every variant
     "wide": ((2.5, 20.0, 1000.0, 1e4), (0.002, 0.1, 0.5, 1.0, 1.5, 3.0), (1, 16, 1000), (3, 10, 200, 10**6)),
     "million": ((0.0, 1.0, 2.5, 10.0, 20.0), (0.5, 0.7, 0.9, 1.0, 1.1, 1.2, 1.5, 2.0), (16, 512), (10**6,)),
 }
+# (variant, gamma, d_k) at sigma_t = 0 whose t-window (y = w - a, w in [-40, 4.5], a the target score) lies at or
+# just below -9s - 45, where the table ended before set 136: t4 at s = 128 and 512, key-only at s = 0.07 to 0.28
+LOWER_END = [("t4", 8.0, d_k) for d_k in (360, 400, 512)] + [("t4", 16.0, d_k) for d_k in (300, 338, 345, 360, 512)]
+LOWER_END += [("key-only", 0.05, 10**6), ("key-only", 0.1, 220_900), ("key-only", 0.1, 250_000), ("key-only", 0.2, 60_000)]
 
 
 def largest_differences(grid: str, spacing: float) -> tuple[dict[int, tuple[float, tuple]], int]:
@@ -59,12 +67,30 @@ def largest_differences(grid: str, spacing: float) -> tuple[dict[int, tuple[floa
     return worst, count
 
 
+def lower_end_differences() -> tuple[float, tuple]:
+    """The largest |(1 - A) - (1 - A)_ref| at T = 10^6 over LOWER_END, and the point where it occurs."""
+    worst: tuple[float, tuple] = (0.0, ())
+    for variant, gamma, d_k in LOWER_END:
+        model = ScoreModel(sigma_t=0.0, variant=variant)
+        ours = 1 - sq.softmax_mass_quadrature(model, d_ks=[d_k], Ts=[10**6], gammas=[gamma]).values[0, 0, 0]
+        gap = abs(ours - direct_one_minus_a(model, gamma, d_k, 10**6))
+        if gap > worst[0]:
+            worst = (gap, (variant, gamma, d_k))
+    return worst
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--grid", choices=sorted(GRIDS), default="wide", help="which grid of points (default: wide)")
+    grids = [*sorted(GRIDS), "lower-end"]
+    parser.add_argument("--grid", choices=grids, default="wide", help="which grid of points (default: wide)")
     parser.add_argument("--spacing", type=float, default=0.1, help="the quadrature's grid spacing (default: 0.1)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
+    if args.grid == "lower-end":
+        value, where = lower_end_differences()
+        print(f"{len(LOWER_END)} values at T = 10^6, sigma_t = 0, {time.perf_counter() - start:.0f} s")
+        print(f"max |(1 - A) - (1 - A)_ref| = {value:.1e} at (variant, gamma, d_k) = {where}")
+        return 0
     worst, count = largest_differences(args.grid, args.spacing)
     print(f"{count} values, grid {args.grid!r}, spacing {args.spacing}, {time.perf_counter() - start:.0f} s")
     for T, (value, where) in worst.items():

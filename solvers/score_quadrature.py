@@ -15,8 +15,9 @@ the scale on which F climbs; beyond it (sigma_t > 2) it is taken over the target
 a = mu + tau Z_0 instead (``_average_over_the_target_score``). All integrals are trapezoid sums on
 uniform grids of smooth, rapidly decaying integrands (spectrally accurate); the error estimate is
 the change when every grid spacing is doubled. Truncations are placed where the neglected mass is
-at most 1e-15: phi = 1 for y < -9s - 45, phi = 0 for y > 9s + 5, the t-window is y + a in
-[-40, 4.5] (4e-18), and the outer Z_0 integral stops at 8 s.d. (1e-15).
+at most 1e-15: phi = 1 for y < -10.5s - 60 (1 - phi < 1e-25 there, so phi^m = 1 to 1e-19 for every
+m <= 10^6), phi = 0 for y > 9s + 5, the t-window is y + a in [-40, 4.5] (4e-18), and the outer Z_0
+integral stops at 8 s.d. (1e-15).
 """
 
 from __future__ import annotations
@@ -36,6 +37,12 @@ _V_HI = 4.5  # exp(-e^v) is 0 above (to 1e-39)
 _V_LO = -50.0
 _RHO_HI = 9.5  # 1 - exp(-e^v) - Phi(v) is below 2e-21 beyond this
 _Z_MAX = 9.0  # standard normal mass beyond 9 s.d. is 1e-19
+# lower end of the phi table in y, -(_Z_LEFT s + _Y_LEFT): below it q = 1 - phi < 1e-25 (q(y) <= P(Z > -y/s)
+# + e^{y + s^2/2} P(Z < -y/s - s): 4e-26 from the normal tail at large s, e^-60 = 9e-27 at small s), which
+# phi^m multiplies by m <= 10^6. From -9s - 45, phi(y0)^m was 1 - 5e-14 at s = 512 and 1 - 3e-14 as s -> 0,
+# and A as far off at T = 10^6 wherever the t-window sat just below the table (set 136).
+_Z_LEFT = 10.5
+_Y_LEFT = 60.0
 _Z0_MAX = 8.0  # for the outer Z_0 integral, whose integrand is at most 1: neglected mass 1e-15
 # lower end of the t-window in y + a: neglected mass 1 - exp(-e^-40) = 4e-18. The truncation biases
 # A one way and step doubling cannot see it, so it must sit below the printed error estimate
@@ -63,15 +70,30 @@ def _symmetric_nodes(half_width: float, spacing: float) -> np.ndarray:
     return spacing * np.arange(-reach, reach + 1)
 
 
+def _table_ends(s: float) -> tuple[float, float]:
+    """The y-range [-10.5s - 60, 9s + 5] of the phi table: phi^m is 1 below it (to 1e-19 for
+    m <= 10^6) and phi is 0 above it (to 1e-19)."""
+    return -(_Z_LEFT * s + _Y_LEFT), _Z_MAX * s + 5.0
+
+
+def _target_score_ends(s: float) -> tuple[float, float]:
+    """[a_lo, a_hi] = [-9s - 45, 10.5s + 65]: the phi table's ends seen through the t-window. Below a_lo
+    the window lies above the table, where phi^m <= 1e-19, so F_m(a) is 0; above a_hi it lies below the
+    table, where phi^m = 1, so F_m(a) is the window's Gumbel mass F_0(a) = 1 - 4e-18."""
+    lo, hi = _table_ends(s)
+    return _W_LO - hi, 5.0 - lo
+
+
 def _phi_complement_table(s: float, h: float) -> tuple[float, np.ndarray]:
-    """q(y) = 1 - phi(y) = E[1 - exp(-e^{y + s Z})] on y = y0 + h k over [-9s - 45, 9s + 5];
-    returns (y0, values).
+    """q(y) = 1 - phi(y) = E[1 - exp(-e^{y + s Z})] on y = y0 + h k over [-10.5s - 60, 9s + 5]
+    (``_table_ends``); returns (y0, values).
 
     The complement, not phi: phi^m is taken as exp(m log1p(-q)) (_padded_powers), and with
     m = T - 2 up to 10^6 an absolute rounding of phi near 1 (1e-16) would be raised to the m-th
     power, moving A by up to 9.9e-11 at T = 10^6; q keeps its relative precision there."""
-    y0 = math.floor((-_Z_MAX * s - 45.0) / h) * h
-    y = y0 + h * np.arange(math.ceil((_Z_MAX * s + 5.0 - y0) / h) + 1)
+    lo, hi = _table_ends(s)
+    y0 = math.floor(lo / h) * h
+    y = y0 + h * np.arange(math.ceil((hi - y0) / h) + 1)
     if s <= 1.0:
         # 1 - exp(-e^{y + s z}) varies on the z-scale 1/s >= 1: a plain trapezoid in z
         z = _symmetric_nodes(_Z_MAX, h / 2)
@@ -121,7 +143,7 @@ def _conditional_masses(a: np.ndarray, tables: dict[int, np.ndarray], y0: float,
     idx = start[:, None] + np.arange(window)[None, :]
     w = y0 + h * idx + a[:, None]
     weight = h * np.exp(w - np.exp(w))
-    # table index: y-index + 1, clipped to the padding at both ends
+    # table index: y-index + 1, clipped to the padding at both ends (phi^m = 1 below, 0 above: _table_ends)
     padded = np.minimum(np.maximum(idx + 1, 0), len(next(iter(tables.values()))) - 1)
     return {m: np.sum(weight * table[padded], axis=1) for m, table in tables.items()}
 
@@ -130,13 +152,14 @@ def work_and_memory(
     model: ScoreModel, d_ks: Sequence[int], Ts: Sequence[int], gammas: Sequence[float], spacing: float = 0.1
 ) -> tuple[float, int]:
     """(operations, peak bytes) of ``softmax_mass_quadrature``: the phi table spans
-    18 s + 50 in y and its convolution kernel 18 s + 110, s the distractor s.d. at the largest gamma;
+    19.5 s + 65 in y and its convolution kernel 21 s + 139, s the distractor s.d. at the largest gamma;
     each (gamma, d_k) then costs a Z_0-nodes x t-window table per distractor count, or, for
     sigma_t > 2, each gamma a target-scores x t-window table, whichever is more."""
     s = max(model.distractor_sd(g) for g in gammas)
-    n_y = (18 * s + 50) / spacing
-    # twice the largest |v - y|: from rho's lower end V_LO to the grid's top 9s + 5 (_phi_complement_table)
-    kernel = 2 * (_Z_MAX * s + 5.0 - _V_LO) / spacing
+    lo, hi = _table_ends(s)
+    n_y = (hi - lo) / spacing
+    # twice the largest |v - y| between rho's window [V_LO, RHO_HI] and the grid (_phi_complement_table)
+    kernel = 2 * max(_RHO_HI - lo, hi - _V_LO) / spacing
     rho = (_RHO_HI - _V_LO) / spacing
     nodes, window = 2 * _Z0_MAX / spacing + 1, (_V_HI - _W_LO) / spacing + 1
     per_gamma = rho * (kernel + 1) + n_y + len(d_ks) * nodes * window * (4 + len(set(Ts)))
@@ -144,9 +167,10 @@ def work_and_memory(
     memory = 8 * ((4 + len(set(Ts))) * n_y + 2 * kernel + 6 * nodes * window)
     if model.sigma_t > 2:
         # some gamma may take _average_over_the_target_score (tau > max(1, s) needs sigma_t > 2):
-        # F_m on (18 s + 95) / spacing target scores, in blocks of the Z_0 route's size, then one
+        # F_m on (19.5 s + 110) / spacing target scores, in blocks of the Z_0 route's size, then one
         # dot product per d_k and T
-        n_a = (18 * s + 95) / spacing
+        a_lo, a_hi = _target_score_ends(s)
+        n_a = (a_hi - a_lo) / spacing
         by_score = rho * (kernel + 1) + n_y + n_a * (window * (4 + len(set(Ts))) + len(d_ks) * (3 + len(Ts)))
         per_gamma = max(per_gamma, by_score)
         memory += 8 * (len(set(Ts)) + 3) * n_a
@@ -185,13 +209,13 @@ def _average_over_the_target_score(model: ScoreModel, gamma: float, d_ks, Ts, s:
     F_m climbs on the a-scale max(1, s), a Z_0-width of max(1, s)/tau: once tau exceeds max(1, s)
     (sigma_t > 2) the Z_0-trapezoid loses accuracy: it was off by 1e-2 at sigma_t = 1000 and 2e-2
     at 10^4, as its error estimate said. In a, F_m is 0 below a_lo = -9s - 45 and 1 above
-    a_hi = 9s + 50 (the phi table's ends seen through the t-window), and it is shared by every
+    a_hi = 10.5s + 65 (``_target_score_ends``), and it is shared by every
     d_k. The smooth step H(a) = Phi((a - c)/w), with a_lo and a_hi at -9 and +9 of its s.d., has
     the Gaussian average Phi((mu - c)/sqrt(w^2 + tau^2)); the rest F_m - H vanishes at both ends of
     the window, so its trapezoid sum against the N(mu, tau^2) density has no endpoint error."""
     y0, q = _phi_complement_table(s, h)
     tables = _padded_powers(q, sorted({T - 2 for T in Ts}))
-    a_lo, a_hi = -_Z_MAX * s - 45.0, _Z_MAX * s + 50.0
+    a_lo, a_hi = _target_score_ends(s)
     c, w = (a_lo + a_hi) / 2, (a_hi - a_lo) / (2 * _Z_MAX)
     a = c + _symmetric_nodes(a_hi - c, h)
     step = special.ndtr((a - c) / w)

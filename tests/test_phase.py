@@ -1,5 +1,6 @@
 """The score model, its two engines, gamma_c extraction and `attncert phase` (issue 5)."""
 
+import itertools
 import math
 import statistics
 
@@ -216,6 +217,69 @@ def test_a_million_token_values_come_from_the_long_double_route(sigma_t, variant
     monkeypatch.setattr(sq, "_phi_complement_table", ld_phi_complement_table)
     value = sq._observable(ScoreModel(sigma_t=sigma_t, variant=variant), [d_k], [10**6], [gamma], 0.1)[0, 0, 0]
     assert value == pytest.approx(expected, rel=0, abs=2e-16)
+
+
+@pytest.mark.parametrize("s", [0.05, 2.0, 512.0])
+def test_the_conditional_mass_takes_its_limits_outside_the_target_score_range(s):
+    """_average_over_the_target_score integrates F_m(a) - H(a) over [a_lo, a_hi] only, so F_m must be the
+    window's Gumbel mass F_0 from a_hi up (phi^m = 1 under the whole window) and 0 from a_lo down (phi^m <=
+    1e-19), for every m up to 10^6. With a_hi at the old table's end seen through the window, 9s + 50, F_m
+    there is 1 - m q with q a tail of 1e-20 (set 136): 1e-14 off its limit at m = 10^6."""
+    h, m = 0.1, 10**6 - 2
+    y0, q = sq._phi_complement_table(s, h)
+    tables = sq._padded_powers(q, [0, 1, m])
+    a_lo, a_hi = sq._target_score_ends(s)
+    above = sq._conditional_masses(np.array([a_hi, a_hi + 100.0]), tables, y0, h)
+    assert np.array_equal(above[m], above[0]) and np.array_equal(above[1], above[0])
+    below = sq._conditional_masses(np.array([a_lo, a_lo - 100.0]), tables, y0, h)
+    assert below[1].max() < 1e-19
+
+
+def direct_one_minus_a(model: ScoreModel, gamma: float, d_k: int, T: int) -> float:
+    """1 - A for sigma_t = 0 (one target score a), by a route that shares no table with the code: 1 - A is
+    the Gumbel mass below the t-window, 1 - exp(-e^-40), plus int e^{w - e^w} (1 - phi(w - a)^m) dw over
+    the window, with 1 - phi^m = -expm1(-m q) (q < 1e-13 wherever the weight is not negligible here) and
+    q(y) = int pdf(z) (1 - exp(-e^{y + s z})) dz by scipy's quad near its step at z = -y/s, in closed form
+    below it. Each quantity is computed directly, to quad's relative tolerance, so 1 - A keeps its
+    relative precision even where A rounds to 1."""
+    from scipy import integrate, special
+
+    s, a, m = model.distractor_sd(gamma), model.target_mean(gamma, d_k), T - 2
+
+    def q(y: float) -> float:
+        step = -y / s
+        # below the lowest break 1 - exp(-e^u) = e^u (1 - O(e^u)), u = y + s z: what the closed form adds is
+        # at most e^{2y + 2s^2} (small s) or e^{-0.3 s} of itself (large s), below 1e-17 of q in every case here
+        below = math.exp(y + s * s / 2 + special.log_ndtr(step - 0.3 - s))
+        breaks = [step - 0.3, step - 0.05, step, step + 0.05, step + 1, step + 40]
+
+        def f(z: float) -> float:
+            return math.exp(-0.5 * z * z) / math.sqrt(2 * math.pi) * -math.expm1(-math.exp(min(y + s * z, 700.0)))
+
+        near = (integrate.quad(f, lo, hi, epsabs=0, epsrel=1e-13, limit=200)[0] for lo, hi in itertools.pairwise(breaks))
+        return below + sum(near)
+
+    def deficit(w: float) -> float:
+        return math.exp(w - math.exp(w)) * -math.expm1(-m * q(w - a))
+
+    window = [-40.0, -20.0, -5.0, -2.0, 0.0, 2.0, 4.5]
+    inside = sum(integrate.quad(deficit, lo, hi, epsabs=0, epsrel=1e-10, limit=200)[0] for lo, hi in itertools.pairwise(window))
+    return -math.expm1(-math.exp(-40.0)) + inside
+
+
+@pytest.mark.parametrize(
+    ("variant", "gamma", "d_k"),
+    [("t4", 16.0, 338), ("t4", 8.0, 360), ("key-only", 0.1, 220_900)],
+)
+def test_a_million_token_values_where_the_t_window_meets_the_phi_tables_lower_end(variant, gamma, d_k):
+    """Where the target score a puts the t-window just below the phi table, phi^m there is 1 - m q with q a
+    tail that falls only slowly: a normal tail beyond 9 s.d. at large s, e^{y + s^2/2} at small s. From
+    -9s - 45 the table's pad phi^m = 1 dropped m q(y0), up to 5e-14 at s = 512 and 3e-14 as s -> 0 at
+    T = 10^6: here 1.9e-14, 1.2e-15 and 2.3e-15, each several times the printed error estimate (set 136).
+    From -10.5s - 60 the code agrees with the direct route to 1.3e-16 on ten such points."""
+    model = ScoreModel(sigma_t=0.0, variant=variant)
+    values = sq.softmax_mass_quadrature(model, d_ks=[d_k], Ts=[10**6], gammas=[gamma]).values
+    assert 1 - values[0, 0, 0] == pytest.approx(direct_one_minus_a(model, gamma, d_k, 10**6), rel=0, abs=3e-16)
 
 
 def test_conditional_mass_matches_mpmath():

@@ -36,18 +36,20 @@ def test_kkt_residuals_of_a_segment_optimum_rebuild_its_canonical_grading():
     assert res.feasibility == 0.0 and res.worst < 1e-40
 
 
-@pytest.mark.parametrize("s", [0.3, 2.0, 40.0])
+@pytest.mark.parametrize("s", [0.01, 0.3, 2.0, 40.0, 512.0])
 @pytest.mark.parametrize("h", [0.1, 0.05])
 def test_phi_table_spans_its_documented_range(s, h):
-    """_phi_complement_table tabulates q = 1 - phi on a uniform grid covering [-9s - 45, 9s + 5] and
-    no more than one step beyond; outside it phi is taken as 1 (left) and 0 (right), which the end
-    values bear out. At s <= 1 the left end once read phi = 1 - 1.4e-14: its z-nodes came from
-    np.arange with a float step, spaced 1.4e-14 wider than the trapezoid weights assumed."""
+    """_phi_complement_table tabulates q = 1 - phi on a uniform grid covering [-10.5s - 60, 9s + 5] and
+    no more than one step beyond; outside it phi^m is taken as 1 (left) and 0 (right), which the end
+    values bear out: q(y0) below 5e-26, so that m <= 10^6 distractors leave phi^m within 5e-20 of 1 (from
+    -9s - 45, 10^6 q(y0) was 5e-14 at s = 512, set 136). At s <= 1 the left end once read phi = 1 - 1.4e-14:
+    its z-nodes came from np.arange with a float step, spaced 1.4e-14 wider than the trapezoid weights
+    assumed."""
     y0, q = sq._phi_complement_table(s, h)
     y_end = y0 + h * (len(q) - 1)
-    assert -9 * s - 45 - h < y0 <= -9 * s - 45
+    assert -10.5 * s - 60 - h < y0 <= -10.5 * s - 60
     assert 9 * s + 5 <= y_end < 9 * s + 5 + h + 1e-9
-    assert q[0] <= 1e-15 and q[-1] >= 1 - 1e-15
+    assert q[0] <= 5e-26 and q[-1] >= 1 - 1e-15
 
 
 @pytest.mark.parametrize("gamma", [0.5, 2.0, 6.0])

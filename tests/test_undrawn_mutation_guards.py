@@ -195,15 +195,15 @@ def test_log_mean_exp_of_a_mean_far_below_one_is_exact_to_rounding(log_w, x, exp
 @pytest.mark.parametrize("sigma_t", [2.0 + 1e-9, 2.5, 3.0])
 def test_the_quadrature_cost_model_counts_the_target_score_route_just_above_sigma_t_2(sigma_t):
     """tau = sigma_t s / 2 exceeds max(1, s) for s >= 1 as soon as sigma_t > 2, so the target-score route can run
-    there and --max-minutes / --max-memory must budget it: fig7's estimate at sigma_t = 2.5 counts 8.0e9
-    operations, not sigma_t = 2's 1.3e9. The fifth undrawn set moved the threshold to 3 and only the pins at
+    there and --max-minutes / --max-memory must budget it: fig7's estimate at sigma_t = 2.5 counts 9.1e9
+    operations, not sigma_t = 2's 1.8e9. The fifth undrawn set moved the threshold to 3 and only the pins at
     2 and 20 were there to see it."""
     grid = (phase.FIG7.d_ks, phase.FIG7.Ts, phase.FIG7.gammas)
     model = ScoreModel(sigma_t=sigma_t)
     assert any(model.sigma_t * model.distractor_sd(g) / 2 > max(1.0, model.distractor_sd(g)) for g in grid[2])
     work, memory = sq.work_and_memory(model, *grid)
     base_work, base_memory = sq.work_and_memory(ScoreModel(), *grid)
-    assert work > 5 * base_work and memory > base_memory
+    assert work > 4 * base_work and memory > base_memory
 
 
 @pytest.mark.parametrize(("sigma_t", "routed"), [(2.0, False), (2.0 + 1e-9, True)])
