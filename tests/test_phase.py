@@ -276,7 +276,8 @@ def test_a_million_token_values_where_the_t_window_meets_the_phi_tables_lower_en
     tail that falls only slowly: a normal tail beyond 9 s.d. at large s, e^{y + s^2/2} at small s. From
     -9s - 45 the table's pad phi^m = 1 dropped m q(y0), up to 5e-14 at s = 512 and 3e-14 as s -> 0 at
     T = 10^6: here 1.9e-14, 1.2e-15 and 2.3e-15, each several times the printed error estimate (set 136).
-    From -10.5s - 60 the code agrees with the direct route to 1.3e-16 on ten such points."""
+    From -10.5s - 60 the code agrees with the direct route to 1.3e-16 on twelve such points
+    (``python benchmarks/quadrature_precision.py --grid lower-end``)."""
     model = ScoreModel(sigma_t=0.0, variant=variant)
     values = sq.softmax_mass_quadrature(model, d_ks=[d_k], Ts=[10**6], gammas=[gamma]).values
     assert 1 - values[0, 0, 0] == pytest.approx(direct_one_minus_a(model, gamma, d_k, 10**6), rel=0, abs=3e-16)
