@@ -133,10 +133,30 @@ def test_error_messages_escape_markup_and_stay_one_line(tmp_path, capsys):
         ("j,level,alpha,tau\n0,0," + "1" * 200_000 + ",0.5\n", "malformed CSV"),
         ("j,level,alpha,tau\n", "at least one data row"),
         ("j,level,alpha,tau\n0,0,0.5\n", "row 2"),
+        ("j,level,alpha,tau\n0,0,0.5,0.5\n0,1,0.5,0.5\n", "row 3, column j: coordinate 0 is also row 2"),
+        ("j,level,alpha,tau\n1,0,0.5,0.5\n2,1,0.5,0.5\n", "row 3, column j: must be an integer in [0, 1]"),
+        ("j,level,w_hat,sigma2_hat\n0.5,0,0.5,0.5\n1,1,0.5,0.5\n", "row 2, column j"),
     ],
 )
 def test_bad_csv(text, message, tmp_path, capsys):
     usage_error(["grades", _write(tmp_path, text, "p.csv")], capsys, message, tmp_path)
+
+
+def test_csv_coordinates_are_numbered_by_j_not_by_row(tmp_path):
+    """Rows in any order: coordinate j carries its own row's values and level. Before, j was never
+    read, and a file listing j = 1 first reported that row's alpha as coordinate 0's."""
+    rows = [(1, 1, 0.9, 0.3), (2, 1, 0.5, 0.2), (0, 0, 0.1, 0.5)]  # a 3-cycle: not its own inverse
+
+    def csv(rows) -> str:
+        return "j,level,alpha,tau\n" + "".join(",".join(map(str, row)) + "\n" for row in rows)
+
+    shuffled = load_profiles(_write(tmp_path, csv(rows), "s.csv"))
+    ordered = load_profiles(_write(tmp_path, csv(sorted(rows)), "o.csv"))
+    np.testing.assert_allclose(shuffled.alpha, [0.1 / 1.5, 0.9 / 1.5, 0.5 / 1.5], rtol=1e-15)
+    np.testing.assert_allclose(shuffled.tau, [0.5, 0.3, 0.2], rtol=1e-15)
+    np.testing.assert_array_equal(shuffled.level_of, [0, 1, 1])
+    for name in ("alpha", "tau", "log_alpha", "log_tau", "level_of"):
+        np.testing.assert_array_equal(getattr(shuffled, name), getattr(ordered, name))
 
 
 def _npy_doc(tmp_path, array=None, header_shape=None) -> Path:

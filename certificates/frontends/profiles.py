@@ -673,13 +673,22 @@ def _from_csv(src: str, path: Path, sel: Selection) -> Profiles:
         raw_a, raw_t = column("a"), column("s")
         level_of = None
     else:
-        level_col = integers("level", 0, len(body) - 1)
+        # rows may come in any order, each coordinate j = 0, ..., d - 1 once: the output and the
+        # per-coordinate candidates are indexed by j, not by row
+        j_col = integers("j", 0, len(body) - 1)
+        first_row = np.full(len(body), -1)
+        for i, j in enumerate(j_col):
+            if first_row[j] >= 0:
+                raise _fail(src, f"row {i + 2}, column j", f"coordinate {j} is also row {first_row[j] + 2}")
+            first_row[j] = i
+        order = np.argsort(j_col)
+        level_col = integers("level", 0, len(body) - 1)[order]
         n_levels = int(level_col.max()) + 1
         counts = np.bincount(level_col, minlength=n_levels)
         if np.any(counts == 0):
             raise _fail(src, "column level", f"level {int(np.flatnonzero(counts == 0)[0])} has no coordinates")
         levels = [Level(f"level{k}", int(counts[k])) for k in range(n_levels)]
-        raw_a, raw_t = column(cols[2]), column(cols[3])
+        raw_a, raw_t = column(cols[2])[order], column(cols[3])[order]
         level_of = level_col
     # CSV values are normalised by sum (tolerant of rounding) rather than required to sum to 1
     la = _log_normalise(src, f"column {cols[-2]}", raw_a, kind_t)
