@@ -453,30 +453,42 @@ def solve_regularized(
     *,
     log_alpha: np.ndarray | None = None,
     log_tau: np.ndarray | None = None,
+    dims: np.ndarray | None = None,
 ) -> ClippedSolution:
-    """Cor 4: min LSE(log alpha - u) + LSE(log tau + u) + nu/(4 log^2 lam) |u|^2 over u >= 0
+    """Cor 4: min LSE(log alpha - u) + LSE(log tau + u) + nu/(4 log^2 lam) sum_j d_j u_j^2 over u >= 0
     (u <= 2 ln C when clipped). Convex in u; a geometric program only when nu = 0 (gllm.md E2).
 
-    Solved in v = s u with s = max(1, sqrt(nu) / (2 log lam)), so the penalty weight stays 1 and
-    nothing overflows even for nu_mag near the double maximum."""
+    The penalty of gllm.md §1.10 is nu ||q||^2 over the d embedding coordinates. ``dims`` (default
+    all 1: one entry per coordinate) gives d_l, the coordinates each entry stands for when the
+    entries are levels (alpha = a, tau = s): under within-level uniformity q_j = v_l on level l, so
+    ||q||^2 = sum_l d_l v_l^2 and this level solve equals the d-coordinate solve (Prop 11, §4.3 rule 3).
+
+    Solved in v = s u with s = max(1, sqrt(nu max d) / (2 log lam)), so the largest penalty weight is
+    at most 1 and nothing overflows even for nu_mag near the double maximum."""
     _, _, la, lt = _check_profiles(alpha, tau, clip, log_alpha, log_tau)
-    root = math.sqrt(nu) / (2 * log_lam)  # sqrt of the penalty weight
+    w = np.ones(la.size) if dims is None else np.asarray(dims, dtype=float)
+    if w.shape != la.shape or not np.all(np.isfinite(w)) or not np.all(w > 0):
+        raise ValueError("dims must be finite, positive and one per profile entry")
+    root = math.sqrt(nu) * math.sqrt(float(w.max())) / (2 * log_lam)  # sqrt of the largest penalty weight
     s = max(1.0, root)
-    weight = (root / s) ** 2
+    # (root_j / s)^2 per entry, written without root / s, which is inf / inf when root overflows
+    weight = min(1.0, root) ** 2 * (w / w.max())
 
     def objective(v):
         value, grad = _log_objective(la, lt, v / s)
-        return value + weight * float(v @ v), grad / s + 2 * weight * v
+        return value + float(weight @ (v * v)), grad / s + 2 * weight * v
 
     upper = 2 * math.log(clip) * s if clip is not None else None
     res = _lbfgsb(objective, np.zeros(la.size), [(0, upper)] * la.size)
     u = res.x / s
+    low = u < 1e-9
     return _solution(
         la,
         lt,
         u / 2,
-        np.flatnonzero(u < 1e-9),
-        np.array([], dtype=int) if clip is None else np.flatnonzero(u > 2 * math.log(clip) - 1e-9),
+        np.flatnonzero(low),
+        # at C = 1 both faces are u = 0: a coordinate is counted once, at g = 1
+        np.array([], dtype=int) if clip is None else np.flatnonzero((u > 2 * math.log(clip) - 1e-9) & ~low),
         unique=True if nu > 0 else None,  # strictly convex with the penalty; without it a segment is possible
         solver="L-BFGS-B (Cor 4)",
         diagnostics={"objective": float(res.fun)},

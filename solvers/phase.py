@@ -282,8 +282,9 @@ class Statistics:
     """The sweep's summary: per-point results, the fitted condensation constant c and the fit statistics."""
 
     points: list[PointSummary]
-    c_hat: float
+    c_hat: float  # mean of the per-point condensation estimates that are finite (NaN if none is)
     c_hat_spread: float  # s.d. / mean of the per-point condensation estimates
+    c_hat_points: int  # how many condensed points c_hat averages: a point whose curves never cross has no estimate
     mf_pearson_r: float
     mf_median_rel_error: float
     spearman_rho: float
@@ -344,15 +345,21 @@ def summarise(sweep: Sweep, *, c: float | None = None) -> Statistics:
     """Per-point means and s.d.s over seeds and the Fig. 7/8 statistics.
 
     ``c`` is the condensation constant used for condensed-branch predictions; by default the
-    one calibrated on this sweep's condensed points (c-hat), or C_HAT_REFERENCE if it has none.
+    one calibrated on this sweep's condensed points (c-hat, over those with a finite gamma_c), or
+    C_HAT_REFERENCE if none has one.
     """
     p = sweep.protocol
     with warnings.catch_warnings():  # a point whose curves never cross has an all-NaN slice
         warnings.simplefilter("ignore", RuntimeWarning)
         mean = np.nanmean(sweep.gamma_c, axis=0)  # one seed: its own values, an all-NaN point NaN
         sd = np.nanstd(sweep.gamma_c, axis=0, ddof=1) if sweep.gamma_c.shape[0] > 1 else np.zeros_like(mean)
+    # a condensed point whose curves never cross (gamma_c NaN) has no estimate of c: averaging it in made
+    # c-hat NaN, and the run then fell back to the reference value without saying so
     ratios = [
-        mean[i, j] / freezing_point(T) for i, d in enumerate(p.d_ks) for j, T in enumerate(p.Ts) if branch(d, T) == "condensed"
+        mean[i, j] / freezing_point(T)
+        for i, d in enumerate(p.d_ks)
+        for j, T in enumerate(p.Ts)
+        if branch(d, T) == "condensed" and math.isfinite(mean[i, j])
     ]
     c_hat = float(np.mean(ratios)) if ratios else math.nan
     spread = float(np.std(ratios, ddof=1) / np.mean(ratios)) if len(ratios) > 1 else math.nan
@@ -390,6 +397,7 @@ def summarise(sweep: Sweep, *, c: float | None = None) -> Statistics:
         points=points,
         c_hat=c_hat,
         c_hat_spread=spread,
+        c_hat_points=len(ratios),
         mf_pearson_r=pearson(mf, lambda pt: pt.mean_field),
         mf_median_rel_error=float(np.median([pt.rel_error for pt in mf])) if mf else math.nan,
         spearman_rho=float(rho),

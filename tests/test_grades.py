@@ -414,10 +414,12 @@ def test_grades_cli_writes_json_and_cross_checks(tmp_path, capsys):
 
 
 def test_grades_cli_regularized_clipped_reports_the_clipped_levels(tmp_path):
-    """Cor 4 with a clip (mode regularized_clipped, nu_mag 1e-6): the optimum is the clipped one to 3e-3
-    and its two top levels sit at g = C, which the report's active sets must say (they once read 1 / 3 / 0)."""
+    """Cor 4 with a clip (mode regularized_clipped, nu_mag 1e-6 / 256, levels of 256 coordinates, so the
+    penalty sum_l 256 nu_mag v_l^2 is 1e-6 ||v||^2): the optimum is the clipped one to 3e-3 and its two top
+    levels sit at g = C, which the report's active sets must say (they once read 1 / 3 / 0)."""
     profile = json.loads((EXAMPLES / "table3_nu05_mu02.json").read_text())
-    profile["selection"] |= {"mode": "regularized_clipped", "nu_mag": 1e-6}
+    assert [level["dim"] for level in profile["basis"]["levels"]] == [256] * 4
+    profile["selection"] |= {"mode": "regularized_clipped", "nu_mag": 1e-6 / 256}
     path, out = tmp_path / "reg.json", tmp_path / "report.json"
     path.write_text(json.dumps(profile))
     assert main(["grades", str(path), "--json", str(out)]) == 0

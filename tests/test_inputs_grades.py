@@ -10,7 +10,7 @@ import pytest
 
 from attncert.certificates.frontends.cli import main
 from attncert.certificates.frontends.grades_report import grade_report
-from attncert.certificates.frontends.profiles import load_profiles
+from attncert.certificates.frontends.profiles import ProfileError, load_profiles
 from attncert.solvers import grades as gs
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "certificates" / "examples" / "profiles"
@@ -418,3 +418,160 @@ def test_size_limits_of_text_files(monkeypatch, tmp_path, capsys):
     usage_error(["grades", _write(tmp_path, _doc())], capsys, "the limit is 100", tmp_path)
     text = "j,level,alpha,tau\n" + "".join(f"{j},0,0.5,0.5\n" for j in range(5))
     usage_error(["grades", _write(tmp_path, text, "p.csv")], capsys, "more than 10 fields", tmp_path)
+
+
+# --- audit of the profile readers (values files, duplicate keys, basis.d, zeros, CSV headers) -----------
+def _values_file_doc(tmp_path: Path, name: str, *, q_file: bool = False) -> Path:
+    doc = _doc(alpha=(0.2, 0.8), tau=(0.8, 0.2))
+    doc["basis"]["levels"] = doc["basis"]["levels"][:2]
+    if q_file:
+        doc["candidates"] = [{"name": "from_file", "q_file": name}]
+    else:
+        doc["target"] = {"granularity": "level", "kind": "energies", "values_file": name}
+    return _write(tmp_path, doc)
+
+
+@pytest.mark.parametrize("q_file", [False, True], ids=["values_file", "q_file"])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("level,q\n1,50\n0,0\n", "row 1 has 2 columns; a values file holds one number per row"),
+        ("q\n50\n0,0\n", "row 3 has 2 columns"),
+        ("0.2\n0.8,\n", "row 2 has 2 columns"),
+    ],
+)
+def test_values_files_hold_one_number_per_row(q_file, text, message, tmp_path, capsys):
+    """Before, only the last column was read: an index column listed out of order flipped the
+    certificate's sign (q_file level,q = 1,50 / 0,0 certified -30 where q = [0, 50] gives +30)."""
+    (tmp_path / "v.csv").write_text(text)
+    field = "candidates[0].q_file" if q_file else "target.values_file"
+    usage_error(["grades", _values_file_doc(tmp_path, "v.csv", q_file=q_file)], capsys, f"{field}: {message}", tmp_path)
+
+
+@pytest.mark.parametrize("q_file", [False, True], ids=["values_file", "q_file"])
+@pytest.mark.parametrize("array", [np.zeros((2, 0)), np.zeros((2, 2)), np.zeros((2, 1))], ids=["2x0", "2x2", "2x1"])
+def test_values_npy_files_are_one_dimensional(q_file, array, tmp_path, capsys):
+    """A (2, 0) array was an IndexError traceback; a (2, 2) one was read by its last column."""
+    np.save(tmp_path / "v.npy", array)
+    field = "candidates[0].q_file" if q_file else "target.values_file"
+    err = usage_error(["grades", _values_file_doc(tmp_path, "v.npy", q_file=q_file)], capsys, field, tmp_path)
+    assert "has 2 dimensions; it must have 1" in err
+
+
+def test_empty_values_npy_file(tmp_path, capsys):
+    np.save(tmp_path / "v.npy", np.zeros(0))
+    doc = {
+        "target": {"granularity": "coordinate", "kind": "energies", "values_file": "v.npy"},
+        "data": {"granularity": "coordinate", "kind": "variances", "values": [1, 2]},
+    }
+    usage_error(["grades", _write(tmp_path, doc)], capsys, "target.values_file: the file holds no numbers", tmp_path)
+
+
+def test_q_file_with_an_index_column_no_longer_flips_the_sign(tmp_path, capsys):
+    """The audit's repro: q [0, 50] written as level,q rows 1,50 / 0,0 is refused, and the same
+    grades one per row, in level order (CSV or 1-D .npy), certify +27.5 as the inline q does."""
+    (tmp_path / "indexed.csv").write_text("level,q\n1,50\n0,0\n")
+    (tmp_path / "w.csv").write_text("w\n1\n3\n")
+    (tmp_path / "q.csv").write_text("q\n0\n50\n")
+    np.save(tmp_path / "q.npy", np.array([0.0, 50.0]))
+    candidates = [{"name": "csv", "q_file": "q.csv"}, {"name": "npy", "q_file": "q.npy"}, {"name": "inline", "q": [0, 50]}]
+    doc = _doc(alpha=(0.2, 0.8), tau=(0.8, 0.2), candidates=candidates)
+    doc["basis"]["levels"] = doc["basis"]["levels"][:2]
+    doc["target"] = {"granularity": "level", "kind": "energies", "values_file": "w.csv"}
+    rep = grade_report(load_profiles(_write(tmp_path, doc)))
+    np.testing.assert_allclose(rep.profiles.alpha, [0.25, 0.75], rtol=1e-15)
+    # <q, alpha - tau> = 50 (0.75 - 0.2)
+    assert [c.certificate for c in rep.candidates] == pytest.approx([27.5, 27.5, 27.5], rel=1e-12)
+    doc["candidates"] = [{"name": "indexed", "q_file": "indexed.csv"}]
+    usage_error(["grades", _write(tmp_path, doc)], capsys, "candidates[0].q_file: row 1 has 2 columns", tmp_path)
+
+
+_PROFILE_JSON = (
+    '"target": {"granularity": "coordinate", "kind": "energies", "values": [0.2, 0.8]}, '
+    '"data": {"granularity": "coordinate", "kind": "variances", "values": [0.8, 0.2]}'
+)
+
+
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [
+        ('"target": {"granularity": "coordinate", "kind": "energies", "values": [0.8, 0.2]}', "p.json: target: "),
+        ('"selection": {"C": 4, "C": 1}', "p.json: selection.C: "),
+        ('"candidates": [{"name": "a", "q": [0, 0]}, {"name": "b", "name": "c", "q": [0, 1]}]', "candidates[1].name: "),
+        ('"basis": {"levels": [{"dim": 1, "dim": 1}, {"dim": 1}]}', "basis.levels[0].dim: "),
+    ],
+)
+def test_repeated_json_keys_are_refused(extra, field, tmp_path, capsys):
+    """JSON kept the last of a repeated key silently: {"C": 4, "C": 1} ran with C = 1."""
+    path = _write(tmp_path, "{" + _PROFILE_JSON + ", " + extra + "}")
+    usage_error(["grades", path], capsys, field + "the key is given more than once; give it once", tmp_path)
+
+
+def test_first_repeated_key_in_document_order_is_named(tmp_path, capsys):
+    text = '{"target": {"kind": 1, "kind": 2}, "selection": {"C": 4, "C": 1}, "target": {}}'
+    usage_error(["grades", _write(tmp_path, text)], capsys, "p.json: target: the key is given more than once", tmp_path)
+
+
+def test_basis_d_without_levels_must_match_the_values(tmp_path, capsys):
+    doc = {
+        "basis": {"d": 5},
+        "target": {"granularity": "coordinate", "kind": "energies", "values": [1, 2, 3]},
+        "data": {"granularity": "coordinate", "kind": "variances", "values": [3, 2, 1]},
+    }
+    message = "target.values: has length 3, expected 5 (coordinate granularity, basis.d)"
+    usage_error(["grades", _write(tmp_path, doc)], capsys, message, tmp_path)
+    doc["basis"]["d"] = 3
+    assert load_profiles(_write(tmp_path, doc)).alpha.size == 3
+
+
+ZERO_CSV = "j,level,w_hat,sigma2_hat\n0,0,0,0.5\n1,0,1,0.3\n2,1,1,0.2\n"
+
+
+def test_zero_policy_override_reaches_csv_profiles(tmp_path, capsys):
+    """A CSV profile has no selection block: a zero w_hat could not be handled at all."""
+    path = _write(tmp_path, ZERO_CSV, "z.csv")
+    usage_error(["grades", path], capsys, "z.csv: column w_hat[0]: is 0 (Def 2 needs alpha > 0); pass --zero-policy", tmp_path)
+    for key in ("--zero-policy", "zero_policy"):
+        profiles = load_profiles(path, overrides={key: "delete"})
+        assert profiles.selection.zero_policy == "delete"
+        np.testing.assert_array_equal(profiles.deleted, [True, False, False])
+    with pytest.raises(ProfileError, match="--zero-policy must be one of error, delete, keep_clipped, not 'keep'"):
+        load_profiles(path, overrides={"zero_policy": "keep"})
+    kept = load_profiles(path, overrides={"--zero-policy": "keep_clipped"})
+    assert kept.selection.zero_policy == "keep_clipped" and not kept.deleted.any()
+    # the flag overrides the file's own selection.zero_policy
+    doc_path = _write(tmp_path, _doc(alpha=(0, 0.5, 0.5), tau=(0.5, 0.3, 0.2), selection={"zero_policy": "delete"}))
+    assert load_profiles(doc_path, overrides={"--zero-policy": "keep_clipped"}).selection.zero_policy == "keep_clipped"
+
+
+def test_zero_policy_flag(tmp_path, capsys):
+    from attncert.certificates.frontends import cli, profiles
+
+    assert cli.ZERO_POLICIES == profiles.ZERO_POLICIES
+    path = _write(tmp_path, ZERO_CSV, "z.csv")
+    # tau = (0.5, 0.3, 0.2) and alpha = (0, 0.5, 0.5): g = 1 on the deleted coordinate, Lambda*_2 = 0.625
+    assert "0.625000" in solved(["grades", path, "--zero-policy", "delete"], capsys)
+    usage_error(["grades", path, "--zero-policy", "drop"], capsys, "--zero-policy", tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("header", "message"),
+    [
+        ("j,level,w_hat,sigma2_hat,alpha,tau", "(header): holds both j,level,alpha,tau and j,level,w_hat,sigma2_hat"),
+        ("j,level,alpha,tau,alpha", "(header): column alpha appears 2 times"),
+        ("j,j,level,alpha,tau", "(header): column j appears 2 times"),
+    ],
+)
+def test_ambiguous_csv_headers(header, message, tmp_path, capsys):
+    """Both were resolved silently: alpha,tau over w_hat,sigma2_hat, and the first copy of a column."""
+    width = header.count(",") + 1
+    rows = "".join(",".join([str(j), "0"] + ["1"] * (width - 2)) + "\n" for j in range(2))
+    usage_error(["grades", _write(tmp_path, header + "\n" + rows, "p.csv")], capsys, message, tmp_path)
+
+
+def test_ragged_bootstrap_csv_says_what_is_wrong(tmp_path, capsys):
+    (tmp_path / "ok.csv").write_text("1,2,3\n3,2,1\n")
+    (tmp_path / "rag.csv").write_text("1,2,3\n3,2\n")
+    doc = _doc(alpha=(1, 2, 3), tau=(3, 2, 1), bootstrap={"target_replicates_file": "rag.csv", "data_replicates_file": "ok.csv"})
+    message = "bootstrap.target_replicates_file: row 2 has 2 columns, row 1 has 3"
+    usage_error(["grades", _write(tmp_path, doc)], capsys, message, tmp_path)

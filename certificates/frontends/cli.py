@@ -12,6 +12,7 @@ import argparse
 import importlib
 import math
 import os
+import re
 import sys
 
 from attncert.certificates.frontends.common import EXIT_INTERRUPTED, EXIT_USAGE, Parser, UsageError, path_arg, writable
@@ -22,6 +23,7 @@ PAPERS = ("plga", "gllm", "psa")
 TIERS = ("quick", "full")
 BACKENDS = ("numpy", "torch", "cupy")
 MODES = ("unclipped", "clipped", "regularized", "regularized_clipped")
+ZERO_POLICIES = ("error", "delete", "keep_clipped")
 VARIANTS = ("t4", "t3t4", "key-only")
 EXECUTORS = ("local", "dask")
 PROTOCOLS = ("fig7", "taxis", "custom")
@@ -30,13 +32,38 @@ DEFAULT_TIMEOUT_S = 300.0  # engine.runner.DEFAULT_TIMEOUT_S
 SIGMA_T_DEFAULT = 2.0  # theory.psa.SIGMA_T_DEFAULT
 
 
-def _int_list(text: str) -> tuple[int, ...]:
+#: an integer as written in decimal: Python's int() also takes "1_6" (16), "+16" and non-ASCII digits
+_DECIMAL = re.compile(r"-?[0-9]+")
+
+
+def _decimal(text: str) -> int:
+    """An integer written in plain decimal digits (a leading minus kept, so that a range check names it)."""
+    if not _DECIMAL.fullmatch(text.strip()):
+        raise ValueError(text)
+    return int(text)
+
+
+def _int(text: str) -> int:
+    """An argparse type: one integer in plain decimal digits."""
     try:
-        values = tuple(int(v) for v in text.split(",") if v.strip())
+        return _decimal(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {_short(text)!r}") from None
+
+
+def _int_list(text: str) -> tuple[int, ...]:
+    """An argparse type: distinct integers, comma-separated (a repeated value would count twice in the statistics)."""
+    try:
+        values = tuple(_decimal(v) for v in text.split(",") if v.strip())
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of integers") from None
     if not values:
         raise argparse.ArgumentTypeError("the list is empty")
+    seen: set[int] = set()
+    for value in values:
+        if value in seen:
+            raise argparse.ArgumentTypeError(f"{_short(str(value))} is given more than once; give each value once")
+        seen.add(value)
     return values
 
 
@@ -161,6 +188,11 @@ def _grades_parser(sub: argparse._SubParsersAction) -> None:
     grades.add_argument("--mode", choices=MODES, help="selection mode (overrides the file; default clipped)")
     grades.add_argument("--d-k", dest="grades_d_k", type=float, help="lambda = e^{1/d_k} (overrides the file's d_k)")
     grades.add_argument("--nu-mag", type=float, help="Cor 4 regulariser (modes regularized*)")
+    grades.add_argument(
+        "--zero-policy",
+        choices=ZERO_POLICIES,
+        help="what a target zero does (overrides the file's selection.zero_policy; default error)",
+    )
     grades.add_argument("--json", dest="grades_json", type=writable, metavar="PATH", help="write the report as JSON")
     grades.add_argument("--cross-check", action="store_true", help="also solve with L-BFGS-B and cvxpy and compare")
     grades.add_argument("--table3", action="store_true", help="regenerate GLLM Table 3 (L = 4, C = 2)")
@@ -175,22 +207,24 @@ def _phase_parser(sub: argparse._SubParsersAction) -> None:
     phase = sub.add_parser("phase", help="regenerate the PSA gamma_c phase-transition tables and figures")
     phase.add_argument("--protocol", choices=PROTOCOLS, default="fig7")
     phase.add_argument("--engine", choices=["mc", "quad"], default="mc", help="Monte Carlo or quadrature")
-    phase.add_argument("--backend", choices=[*BACKENDS, "auto"], default="numpy", help="array backend for mc")
-    phase.add_argument("--seed", type=int, default=0, help="base seed >= 0; replicate seeds are derived from it")
+    # --backend, --seed, --seeds, --trials and --executor default to None here, so that a quad run (which uses
+    # none of them) can tell those given from defaults and say they have no effect; the defaults apply to mc
+    phase.add_argument("--backend", choices=[*BACKENDS, "auto"], help="mc: array backend (default numpy)")
+    phase.add_argument("--seed", type=_int, help="mc: base seed >= 0; replicate seeds are derived from it (default 0)")
     phase.add_argument("--out", type=path_arg, help="write CSV, Markdown and JSON (and PNG with --plot) here")
     phase.add_argument("--plot", action="store_true", help="also write the Fig. 7 / Fig. 8 panels (needs matplotlib)")
     phase.add_argument("--d-k", dest="d_ks", type=_int_list, help="custom: d_k values in [1, 10^6], e.g. 4,8,16")
     phase.add_argument("--T", dest="Ts", type=_int_list, help="custom: T values in [3, 10^6], e.g. 10,15,25")
     phase.add_argument("--gamma-max", type=float, help="top of the gamma grid, in (0, 10^4] (default 8)")
-    phase.add_argument("--gamma-points", type=int, help="points of the gamma grid, in [2, 10^5] (default 61)")
-    phase.add_argument("--seeds", type=int, help="replicates, in [1, 10^4] (default 5)")
-    phase.add_argument("--trials", type=int, help="trials per replicate (default 60000; memory does not grow with it)")
+    phase.add_argument("--gamma-points", type=_int, help="points of the gamma grid, in [2, 10^5] (default 61)")
+    phase.add_argument("--seeds", type=_int, help="mc: replicates, in [1, 10^4] (default 5)")
+    phase.add_argument("--trials", type=_int, help="mc: trials per replicate (default 60000; memory does not grow with it)")
     phase.add_argument(
         "--sigma-t", type=float, default=SIGMA_T_DEFAULT, help="target noise sigma_t [R?], in [0, 10^4] (default 2)"
     )
     phase.add_argument("--variant", choices=VARIANTS, default="t4", help="score model variant")
     phase.add_argument("--c", type=float, help="condensation constant for condensed predictions (default: c-hat)")
-    phase.add_argument("--executor", choices=EXECUTORS, default="local", help="where Monte Carlo replicates run")
+    phase.add_argument("--executor", choices=EXECUTORS, help="mc: where the replicates run (default local)")
     phase.add_argument(
         "--scheduler",
         help="dask scheduler address for --executor dask (e.g. tcp://127.0.0.1:8786); the scheduler and its workers "

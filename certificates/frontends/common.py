@@ -10,7 +10,7 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NoReturn
 
@@ -90,31 +90,56 @@ def preflight_folder(out: Path, names: tuple[str, ...], flag: str = "--out") -> 
 
 
 @contextlib.contextmanager
-def all_or_nothing(out: Path) -> Iterator[None]:
+def all_or_nothing(out: Path, names: Iterable[str] = ()) -> Iterator[None]:
     """Create the folder ``out`` for the writes in the block; on any failure, Ctrl-C included,
-    remove the files the block added and the folders created here, then re-raise."""
+    put back the files ``names`` held before, remove the files the block added and the folders
+    created here, then re-raise.
+
+    Each existing file of ``names`` is moved aside (renamed, so nothing is copied) before the block:
+    a failed run must not leave the earlier run's results overwritten by part of its own. After a
+    successful block the moved files are deleted, except those the block did not write again."""
     created_dirs = []
     probe = out
     while not probe.exists():
         created_dirs.append(probe)
         probe = probe.parent
     before = set(os.listdir(out)) if out.is_dir() else set()
+    saved: dict[Path, Path] = {}
     try:
         out.mkdir(parents=True, exist_ok=True)
+        for name in names:
+            target = out / name
+            if target.is_file():
+                fd, backup = tempfile.mkstemp(dir=out, prefix=f".{name}.", suffix=".previous")
+                os.close(fd)
+                os.replace(target, backup)
+                saved[target] = Path(backup)
         yield
     except BaseException:
+        kept = set()  # a moved file that cannot be put back stays under its temporary name, never deleted
+        for target, backup in saved.items():
+            try:
+                os.replace(backup, target)
+            except OSError:
+                kept.add(backup.name)
         with contextlib.suppress(OSError):
-            for name in set(os.listdir(out)) - before:
+            for name in set(os.listdir(out)) - before - kept:
                 (out / name).unlink(missing_ok=True)
         for folder in created_dirs:
             with contextlib.suppress(OSError):
                 folder.rmdir()
         raise
+    for target, backup in saved.items():
+        if target.exists():
+            backup.unlink()
+        else:
+            os.replace(backup, target)
 
 
 def write_all(out: Path, files: dict[str, str]) -> list[Path]:
-    """Write every file (each atomically) into the folder ``out``, or none of the new ones."""
-    with all_or_nothing(out):
+    """Write every file (each atomically) into the folder ``out``, or none: on a failure the files
+    it added are removed and those it overwrote are put back."""
+    with all_or_nothing(out, files):
         for name, text in files.items():
             write_atomically(out / name, text)
     return [out / name for name in files]

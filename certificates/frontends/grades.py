@@ -102,6 +102,13 @@ def _clip(value: float | None) -> float:
     return value
 
 
+def _same_file(out: Path, profile: Path) -> bool:
+    """Whether writing ``out`` would replace ``profile``: the same path, or a link to it."""
+    if out.exists() and profile.exists():
+        return out.samefile(profile)
+    return out.resolve() == profile.resolve()
+
+
 def run(args: argparse.Namespace, console: Console) -> int:
     if args.list_examples:
         _list_examples(console)
@@ -111,7 +118,13 @@ def run(args: argparse.Namespace, console: Console) -> int:
     if args.table3:
         if args.profile is not None or args.example is not None:
             raise UsageError("--table3 takes no profile file")
-        given = [f for f, v in (("--mode", args.mode), ("--d-k", args.grades_d_k), ("--nu-mag", args.nu_mag)) if v is not None]
+        options = (
+            ("--mode", args.mode),
+            ("--d-k", args.grades_d_k),
+            ("--nu-mag", args.nu_mag),
+            ("--zero-policy", args.zero_policy),
+        )
+        given = [f for f, v in options if v is not None]
         if given or args.cross_check:
             raise UsageError(f"--table3 takes only --C and --json, not {(given or ['--cross-check'])[0]}")
         clip = _clip(args.clip)
@@ -125,7 +138,15 @@ def run(args: argparse.Namespace, console: Console) -> int:
         args.profile = _example(args.example)
     if args.profile is None:
         raise UsageError("give a profile file, --example NAME (see --list-examples) or --table3")
-    overrides = {"--C": args.clip, "--mode": args.mode, "--d-k": args.grades_d_k, "--nu-mag": args.nu_mag}
+    if args.grades_json is not None and _same_file(Path(args.grades_json), Path(args.profile)):
+        raise UsageError(f"--json {args.grades_json} is the input profile: the report would overwrite it; choose another path")
+    overrides = {
+        "--C": args.clip,
+        "--mode": args.mode,
+        "--d-k": args.grades_d_k,
+        "--nu-mag": args.nu_mag,
+        "--zero-policy": args.zero_policy,
+    }
     try:
         with _Heartbeat() as beat:
             profiles = load_profiles(args.profile, overrides=overrides, allow_outside=args.allow_outside)

@@ -21,6 +21,15 @@ from attncert.certificates.frontends.grades_report import GradeReport
 from attncert.solvers import grades as gs
 
 TABLE3_ROWS = ((0.8, 0.4), (0.7, 0.3), (0.6, 0.3), (0.5, 0.2))  # gllm.md §3.5: (0.7, 0.3) is [R?]
+# a per-level table shows this many rows at each end: a row per level made 100,000 levels take a minute
+TABLE_END_ROWS = 20
+# what each mode's solve is: only mode clipped gives Lambda*_C (gllm.md §1.7, §1.9, §1.10)
+OPTIMUM_SYMBOLS = {
+    "clipped": ("Lambda*_C", "g*_C", "q*_C"),
+    "unclipped": ("Lambda*", "g*", "q*"),
+    "regularized": ("Lambda(q_nu)", "g_nu", "q_nu"),
+    "regularized_clipped": ("Lambda(q_nu)", "g_nu", "q_nu"),
+}
 
 
 def table3_values(nu: float, mu: float, clip: float = 2.0, levels: int = 4, d_k: float = 64.0) -> dict:
@@ -113,8 +122,21 @@ def _g(x: float) -> str:
     return f"{x:.4f}" if math.isfinite(x) and abs(x) < 1e6 else f"{x:.4g}"
 
 
+def _shown_rows(n: int) -> list[int | None]:
+    """Row indices of a table of ``n`` rows: all of them, or both ends with None for the gap."""
+    if n <= 2 * TABLE_END_ROWS:
+        return list(range(n))
+    return [*range(TABLE_END_ROWS), None, *range(n - TABLE_END_ROWS, n)]
+
+
+def _left_out(console: Console, n: int) -> None:
+    if n > 2 * TABLE_END_ROWS:
+        console.print(f"{n - 2 * TABLE_END_ROWS:,} of {n:,} levels left out of this table; --json PATH writes all of them")
+
+
 def print_report(console: Console, rep: GradeReport) -> None:
     p, sel, opt = rep.profiles, rep.profiles.selection, rep.optimum
+    lam, g_name, q_name = OPTIMUM_SYMBOLS[sel.mode]
     head = Text.assemble((p.source, "bold"), f" ({p.task})" if p.task else "")
     head.append(f": {p.alpha.size} {p.granularity}s, mode {sel.mode}, C = {sel.clip:g}, lambda = e^{sel.log_lambda:.6g}")
     console.print(head)
@@ -122,11 +144,12 @@ def print_report(console: Console, rep: GradeReport) -> None:
     log_bc = math.log(rep.bc) if rep.bc > 0 else -math.inf
     summary.add_row("BC(alpha, tau)", _value(rep.bc, log_bc))
     summary.add_row("Lambda* = BC^2 (unclipped)", _value(rep.bc**2, 2 * log_bc))
-    label = "Lambda*_C" if opt.attained else "inf Lambda (not attained)"
+    label = lam if opt.attained else "inf Lambda (not attained)"
     summary.add_row(f"{label} ({opt.solver})", _value(opt.value, opt.log_value))
     gain = f"{opt.gain:.4f}x" if math.isfinite(opt.gain) else f"e^{-opt.log_value:.6g}x"
-    summary.add_row("token gain 1/Lambda*_C", gain)
-    summary.add_row("bound max{BC^2, C^-2}", _value(rep.bound, max(2 * log_bc, -2 * math.log(sel.clip))))
+    summary.add_row(f"token gain 1/{lam}", gain)
+    if rep.bound is not None:
+        summary.add_row("bound max{BC^2, C^-2}", _value(rep.bound, max(2 * log_bc, -2 * math.log(sel.clip))))
     summary.add_row(
         "active sets (g = 1 / interior / g = C)",
         f"{opt.lo.size} / {p.alpha.size - opt.lo.size - opt.hi.size} / {opt.hi.size}",
@@ -138,15 +161,24 @@ def print_report(console: Console, rep: GradeReport) -> None:
     console.print(summary)
     if p.granularity == "level" or p.alpha.size <= 16:
         names = [lv.name for lv in p.levels] if p.granularity == "level" and p.levels else [str(j) for j in range(p.alpha.size)]
-        t = Table("level" if p.granularity == "level" else "coordinate", "alpha", "tau", "g*_C", "q*_C", header_style="bold")
-        for j, name in enumerate(names):
-            t.add_row(Text(name), f"{p.alpha[j]:.4f}", f"{p.tau[j]:.4f}", _g(opt.g[j]), f"{rep.q[j]:.4g}")
+        t = Table("level" if p.granularity == "level" else "coordinate", "alpha", "tau", g_name, q_name, header_style="bold")
+        for j in _shown_rows(len(names)):
+            if j is None:
+                t.add_row("...", "", "", "", "")
+            else:
+                t.add_row(Text(names[j]), f"{p.alpha[j]:.4f}", f"{p.tau[j]:.4f}", _g(opt.g[j]), f"{rep.q[j]:.4g}")
         console.print(t)
+        _left_out(console, len(names))
     elif rep.level_summary:
-        t = Table("level", "mean g*_C", "mean q*_C", header_style="bold", title="per-coordinate solve, by level")
-        for name, g, q in rep.level_summary:
-            t.add_row(Text(name), _g(g), f"{q:.4g}")
+        t = Table("level", f"mean {g_name}", f"mean {q_name}", header_style="bold", title="per-coordinate solve, by level")
+        for k in _shown_rows(len(rep.level_summary)):
+            if k is None:
+                t.add_row("...", "", "")
+            else:
+                name, g, q = rep.level_summary[k]
+                t.add_row(Text(name), _g(g), f"{q:.4g}")
         console.print(t)
+        _left_out(console, len(rep.level_summary))
     if rep.candidates:
         t = Table(
             "candidate",
@@ -177,6 +209,10 @@ def print_report(console: Console, rep: GradeReport) -> None:
 
 
 def report_json(rep: GradeReport) -> dict:
+    """The report as JSON. ``bound`` is max{BC^2, C^-2} in the modes with a clip box (clipped,
+    regularized_clipped: Prop 10 iii) and null in the others, where it bounds nothing. The keys
+    ``lambda_star_c``, ``g_star_c`` and ``q_star_c`` hold the solve of the selected mode (Lambda*,
+    the Cor 4 minimiser, ...), as ``selection.mode`` says."""
     p, opt = rep.profiles, rep.optimum
     return to_jsonable(
         {

@@ -35,8 +35,8 @@ class GradeReport:
     profiles: Profiles
     bc: float
     optimum: gs.ClippedSolution
-    bound: float  # max{BC^2, C^-2}
-    q: np.ndarray  # q*_C on the solve's coordinates
+    bound: float | None  # max{BC^2, C^-2} (Prop 10 iii), in the modes with a clip box; None otherwise
+    q: np.ndarray  # the solved grades q (q*_C in mode clipped) on the solve's coordinates
     level_summary: list[tuple[str, float, float]] | None  # (level, mean g, mean q) for coordinate solves
     level_aggregate_bc: float | None  # BC(a, s) >= BC(alpha, tau): conservative
     candidates: list[CandidateReport]
@@ -149,6 +149,8 @@ def grade_report(p: Profiles, *, cross_check: bool = False) -> GradeReport:
     support = np.isfinite(la)
     bc = math.exp(gs.log_sum_exp(0.5 * (la[support] + lt[support])))
     logs = {"log_alpha": la, "log_tau": lt}
+    if sel.nu_mag > 0 and sel.mode in ("unclipped", "clipped"):
+        notes.append(f"nu_mag = {sel.nu_mag:g} has no effect in mode {sel.mode}: it weights the regularized modes' Cor 4 penalty")
     if sel.mode == "unclipped":
         optimum = gs.solve_unclipped(None, None, **logs)
     elif sel.mode == "clipped":
@@ -157,7 +159,9 @@ def grade_report(p: Profiles, *, cross_check: bool = False) -> GradeReport:
             notes.append("the optimum is a segment along the gauge: reported with min q = 0 (gllm.md E17)")
     else:
         clip = sel.clip if sel.mode == "regularized_clipped" else None
-        optimum = gs.solve_regularized(None, None, sel.nu_mag, sel.log_lambda, clip, **logs)
+        # a level stands for dim coordinates: the penalty nu ||q||^2 counts each of them (gllm.md §1.10)
+        dims = np.array([lv.dim for lv in p.levels], dtype=float) if p.granularity == "level" else None
+        optimum = gs.solve_regularized(None, None, sel.nu_mag, sel.log_lambda, clip, **logs, dims=dims)
         notes.append(
             "Cor 4 with nu_mag > 0 is convex in u but not a geometric program (gllm.md E2)"
             if sel.nu_mag > 0
@@ -171,10 +175,12 @@ def grade_report(p: Profiles, *, cross_check: bool = False) -> GradeReport:
     q_max = math.log(sel.clip) / log_lam
     level_summary, agg_bc = None, None
     if p.granularity == "coordinate" and p.level_of is not None and p.levels:
+        # one pass over the coordinates (a mask per level is quadratic when there are many levels)
+        count = np.bincount(p.level_of, minlength=len(p.levels))
+        g_sum = np.bincount(p.level_of, weights=optimum.g, minlength=len(p.levels))
+        q_sum = np.bincount(p.level_of, weights=q, minlength=len(p.levels))
         level_summary = [
-            (lv.name, float(np.mean(optimum.g[p.level_of == k])), float(np.mean(q[p.level_of == k])))
-            for k, lv in enumerate(p.levels)
-            if np.any(p.level_of == k)
+            (lv.name, float(g_sum[k] / count[k]), float(q_sum[k] / count[k])) for k, lv in enumerate(p.levels) if count[k]
         ]
         a = np.bincount(p.level_of, weights=p.alpha, minlength=len(p.levels))
         s = np.bincount(p.level_of, weights=p.tau, minlength=len(p.levels))
@@ -193,4 +199,6 @@ def grade_report(p: Profiles, *, cross_check: bool = False) -> GradeReport:
     elif cross_check:
         notes.append(f"--cross-check applies to mode clipped; mode {sel.mode} was not cross-checked")
     cands = [certify_candidate(c, p, q_max) for c in p.candidates]
-    return GradeReport(p, bc, optimum, max(bc**2, sel.clip**-2), q, level_summary, agg_bc, cands, checks, kkt, notes)
+    # Prop 10 (iii) bounds Lambda on the clip box; the unclipped and regularized optima can lie below C^-2
+    bound = max(bc**2, sel.clip**-2) if sel.mode in ("clipped", "regularized_clipped") else None
+    return GradeReport(p, bc, optimum, bound, q, level_summary, agg_bc, cands, checks, kkt, notes)

@@ -33,9 +33,9 @@ from attncert.certificates.frontends.common import (
     write_all,
 )
 from attncert.solvers.backend import BackendUnavailable, get_backend
-from attncert.solvers.phase import C_HAT_REFERENCE, FIG7, PROTOCOLS, Protocol, estimate, run_sweep
+from attncert.solvers.phase import FIG7, PROTOCOLS, Protocol, estimate, run_sweep
 from attncert.solvers.phase import summarise as summarise_sweep
-from attncert.solvers.score_model import ScoreModel
+from attncert.solvers.score_model import ScoreModel, chunk_count
 from attncert.solvers.sweep import ExecutorUnavailable, LocalExecutor, get_executor
 
 #: ranges of every numeric flag (the limits of work and memory are flags themselves)
@@ -57,6 +57,23 @@ FIRST_LINE_S = 1.0
 BASELINE_BYTES = 256 * 2**20
 #: memory per row of curves.csv while the file is built (--out)
 OUTPUT_ROW_BYTES = 300
+#: memory per (d_k, T) point after the sweep (its summary and p_inf), and with --out the text of the
+#: files and the JSON being built (tracemalloc peaks of 0.7 KB and 3.1 KB a point at 30,000 points)
+POINT_BYTES, OUTPUT_POINT_BYTES = 1024, 3 * 1024
+#: seconds of Python per step that the rates above leave out (time.perf_counter on this machine, grids
+#: of 4,000 to 30,000 points; rounded up): a Monte Carlo step (one replicate, chunk of trials, gamma,
+#: d_k and T) 5-7 us; a curve's gamma_c and the point's summary 16 us; p_inf by quadrature (t4 only)
+#: 0.18-0.27 ms a point; with --out, a curve's rows of points.csv, gamma_c_per_replicate.csv, summary.md
+#: and summary.json 52 us, a row of curves.csv 4.6 us; with --plot, 0.13 ms a point and 16 ms a T
+#: (Fig. 7a draws a curve and a legend entry per T)
+MC_STEP_S, CURVE_S, PLATEAU_S = 7e-6, 2e-5, 3e-4
+OUTPUT_CURVE_S, OUTPUT_ROW_S = 6e-5, 5e-6
+FIGURE_POINT_S, FIGURE_T_S = 1.5e-4, 2e-2
+#: rows of the terminal table: the first and the last TABLE_ROWS // 2 points beyond that (all are in the files)
+TABLE_ROWS = 20
+#: options the quad engine does not use (it is deterministic and has one replicate): a note says so, as
+#: `attncert grades` does for --nu-mag in a mode without its penalty
+MC_ONLY = (("--seed", "seed"), ("--seeds", "seeds"), ("--trials", "trials"), ("--backend", "backend"), ("--executor", "executor"))
 
 
 def _check_int(flag: str, value: int | None) -> None:
@@ -107,7 +124,15 @@ def validate(args: argparse.Namespace) -> None:
         if importlib.util.find_spec("matplotlib") is None:
             raise UsageError("--plot needs matplotlib: pip install 'attncert[plot]'")
     if args.out is not None:
-        preflight_folder(args.out, out.OUTPUT_NAMES)
+        preflight_folder(args.out, out.OUTPUT_NAMES + _figure_names(args))
+
+
+def _figure_names(args: argparse.Namespace) -> tuple[str, ...]:
+    """The figures this run writes (none without --plot)."""
+    if not args.plot:
+        return ()
+    base = PROTOCOLS.get(args.protocol)
+    return out.figure_names(args.d_ks or base.d_ks, args.Ts or base.Ts)
 
 
 def budget(protocol: Protocol, model: ScoreModel, args: argparse.Namespace, executor) -> int | None:
@@ -115,9 +140,12 @@ def budget(protocol: Protocol, model: ScoreModel, args: argparse.Namespace, exec
     starts); return the number of concurrent replicates that keeps peak memory in bounds."""
     est = estimate(protocol, model, args.engine)
     limit = int(args.max_memory * 2**30) - BASELINE_BYTES
+    points = len(protocol.d_ks) * len(protocol.Ts)
+    per_point = POINT_BYTES + (OUTPUT_POINT_BYTES if args.out is not None else 0)
+    est = replace(est, fixed_bytes=est.fixed_bytes + per_point * points)
     if args.out is not None:  # curves.csv is built in memory: about 300 bytes a row while it is
         replicates = protocol.seeds if args.engine == "mc" else 1
-        rows = replicates * len(protocol.d_ks) * len(protocol.Ts) * len(protocol.gammas)
+        rows = replicates * points * len(protocol.gammas)
         est = replace(est, fixed_bytes=est.fixed_bytes + OUTPUT_ROW_BYTES * rows)
     gb = 2**30
     if est.peak_bytes(1) > limit:
@@ -125,17 +153,36 @@ def budget(protocol: Protocol, model: ScoreModel, args: argparse.Namespace, exec
             f"this sweep needs about {(est.peak_bytes(1) + BASELINE_BYTES) / gb:.3g} GB of memory (limit {args.max_memory:g} GB; "
             "raise it with --max-memory GB, or lower --T, --gamma-max, --gamma-points or --seeds)"
         )
-    minutes = est.work / (QUAD_RATE if args.engine == "quad" else MC_RATE) / 60
+    minutes = seconds(protocol, model, args, est.work) / 60
     if minutes > args.max_minutes:
+        lower = "--trials, --seeds, --gamma-points" if args.engine == "mc" else "--gamma-points"
         raise UsageError(
             f"this sweep needs an estimated {minutes:.3g} minutes of computation (limit {args.max_minutes:g}; "
-            "raise it with --max-minutes, or lower --trials, --seeds or --gamma-points)"
+            f"raise it with --max-minutes, or lower {lower} or the number of --d-k and --T values)"
         )
     if args.engine != "mc" or not isinstance(executor, LocalExecutor):
         return None
     workers = executor.workers or min(protocol.seeds, os.cpu_count() or 1)
     fits = max(1, (limit - est.fixed_bytes) // max(est.replicate_bytes, 1))
     return int(min(workers, fits))
+
+
+def seconds(protocol: Protocol, model: ScoreModel, args: argparse.Namespace, work: float) -> float:
+    """The run time of the whole command: the engine's work at its rate, and the Python steps per
+    point that the rate leaves out (the Monte Carlo loop, gamma_c, p_inf, the files and figures)."""
+    mc = args.engine == "mc"
+    points = len(protocol.d_ks) * len(protocol.Ts)
+    curves = (protocol.seeds if mc else 1) * points
+    total = work / (MC_RATE if mc else QUAD_RATE) + CURVE_S * curves
+    if mc:
+        total += MC_STEP_S * curves * chunk_count(protocol.trials) * len(protocol.gammas)
+    if model.variant == "t4":
+        total += PLATEAU_S * points
+    if args.out is not None:
+        total += OUTPUT_CURVE_S * curves + OUTPUT_ROW_S * curves * len(protocol.gammas)
+        if args.plot:  # --plot needs --out
+            total += FIGURE_POINT_S * points + FIGURE_T_S * len(protocol.Ts)
+    return total
 
 
 class _Reporter:
@@ -197,32 +244,40 @@ def run(args: argparse.Namespace, console: Console) -> int:
             trials=args.trials if args.trials is not None else (base or FIG7).trials,
         )
         model = ScoreModel(sigma_t=args.sigma_t, variant=args.variant)
-        backend = get_backend(args.backend)
-        executor = get_executor(args.executor, args.scheduler, 1 if backend.name != "numpy" else None)
+        backend = executor = seed = None  # the quad engine uses none of them (a note says so when they are given)
+        if args.engine == "mc":
+            backend = get_backend(args.backend or "numpy")
+            executor = get_executor(args.executor or "local", args.scheduler, 1 if backend.name != "numpy" else None)
+            seed = args.seed if args.seed is not None else 0
     except (ValueError, BackendUnavailable, ExecutorUnavailable) as exc:
         raise UsageError(str(exc)) from None
     workers = budget(protocol, model, args, executor)
     if workers is not None:
         executor = LocalExecutor(workers)
-    return _run(args, console, protocol, model, backend, executor)  # Ctrl-C: cli.main reports it (exit 130)
+    return _run(args, console, protocol, model, backend, executor, seed)  # Ctrl-C: cli.main reports it (exit 130)
 
 
-def _run(args, console: Console, protocol: Protocol, model: ScoreModel, backend, executor) -> int:
+def _run(args, console: Console, protocol: Protocol, model: ScoreModel, backend, executor, seed: int | None) -> int:
     start = time.perf_counter()
     notes: list[str] = []
+    unused = [f"{flag} {getattr(args, name)}" for flag, name in MC_ONLY if getattr(args, name) is not None]
+    if unused and args.engine == "quad":
+        notes.append(
+            f"{', '.join(unused)}: no effect with --engine quad, which is deterministic with one replicate "
+            "(summary.json records seed, seeds, trials and backend as null)"
+        )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         with _Reporter(f"phase {protocol.name} ({args.engine})") as reporter:
             try:
                 sweep = run_sweep(
-                    protocol, model, engine=args.engine, backend=backend, seed=args.seed, executor=executor, progress=reporter
+                    protocol, model, engine=args.engine, backend=backend, seed=seed, executor=executor, progress=reporter
                 )
             except ExecutorUnavailable as exc:
                 raise UsageError(str(exc)) from None
         elapsed = time.perf_counter() - start
-        stats = summarise_sweep(sweep, c=args.c)
-        c = args.c if args.c is not None else (stats.c_hat if math.isfinite(stats.c_hat) else C_HAT_REFERENCE)
-        stats = summarise_sweep(sweep, c=c)
+        stats = summarise_sweep(sweep, c=args.c)  # c=None: c-hat, or the reference value when it is undefined
+        c, c_source = out.condensation_constant(stats, args.c)
         pinf = out.plateaus(sweep, model)
     for message in dict.fromkeys(" ".join(str(w.message).split()) for w in caught):
         notes.append(f"numerical warning (captured): {message[:200]}")
@@ -232,6 +287,9 @@ def _run(args, console: Console, protocol: Protocol, model: ScoreModel, backend,
             f"{missing} of {sweep.gamma_c.size} curves never cross their midpoint on this gamma grid: "
             "gamma_c is NaN there (refine --gamma-points or change --gamma-max)"
         )
+    condensed = sum(pt.branch == "condensed" for pt in stats.points)
+    if args.c is None and (stats.c_hat_points < condensed or not condensed):
+        notes.append(f"condensed predictions use c = {c:.4f}: {c_source}")
 
     table = Table(
         "T",
@@ -245,7 +303,16 @@ def _run(args, console: Console, protocol: Protocol, model: ScoreModel, backend,
         header_style="bold",
         title=f"{protocol.name}: {sweep.engine} in {elapsed:.1f}s",
     )
-    for pt in sorted(stats.points, key=lambda q: (q.T, q.d_k)):
+    rows = sorted(stats.points, key=lambda q: (q.T, q.d_k))
+    if len(rows) > TABLE_ROWS:
+        # rich lays a table out in seconds per thousand rows (38 s for 30,000): show both ends of the grid
+        hidden = len(rows) - TABLE_ROWS
+        where = "all are in points.csv and summary.md" if args.out is not None else "--out DIR writes them all"
+        notes.append(f"the table shows the first and last {TABLE_ROWS // 2} of {len(rows):,} points; {where}")
+        rows = rows[: TABLE_ROWS // 2] + rows[-(TABLE_ROWS // 2) :]
+    for k, pt in enumerate(rows):
+        if len(rows) < len(stats.points) and k == TABLE_ROWS // 2:
+            table.add_row(*["..."] * 3, f"({hidden:,} points not shown)", *["..."] * 4)
         table.add_row(
             str(pt.T),
             str(pt.d_k),
@@ -267,16 +334,19 @@ def _run(args, console: Console, protocol: Protocol, model: ScoreModel, backend,
         console.print(f"quadrature error estimate (max over the grid): {shown}")
     for note in notes:
         console.print(f"note: {note}", markup=False, highlight=False)
+    if args.plot and not _figure_names(args):
+        console.print(f"note: {out.NO_FIGURE}", markup=False, highlight=False)
     if args.out is not None:
         files = {
             "points.csv": out.points_csv(stats, c, pinf),
             "gamma_c_per_replicate.csv": out.seeds_csv(sweep),
             "curves.csv": out.curves_csv(sweep),
-            "summary.md": out.markdown(sweep, stats, c, pinf, model),
-            "summary.json": out.summary_json(sweep, stats, c, model, args.seed, backend.name),
+            "summary.md": out.markdown(sweep, stats, c, c_source, pinf, model),
+            "summary.json": out.summary_json(sweep, stats, c, c_source, model, seed, backend.name if backend else None),
         }
         try:
-            with all_or_nothing(args.out):  # the figures too: a failure leaves no file behind
+            # the figures too: a failure leaves no new file behind and puts back the files it replaced
+            with all_or_nothing(args.out, [*files, *_figure_names(args)]):
                 written = write_all(args.out, files)
                 if args.plot:
                     written += out.figures(args.out, sweep, stats, c)

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from attncert.certificates.frontends.common import to_jsonable
-from attncert.solvers.phase import PAPER_STATISTICS, Statistics, Sweep
+from attncert.solvers.phase import C_HAT_REFERENCE, PAPER_STATISTICS, Statistics, Sweep, branch
 from attncert.solvers.score_model import ScoreModel
 from attncert.solvers.score_quadrature import plateau_quadrature
 
@@ -37,6 +38,23 @@ def plateaus(sweep: Sweep, model: ScoreModel) -> dict[tuple[int, int], float]:
         return {}
     p = sweep.protocol
     return {(d, T): plateau_quadrature(d, T, model.sigma_t) for d in p.d_ks for T in p.Ts}
+
+
+def condensation_constant(stats: Statistics, given: float | None) -> tuple[float, str]:
+    """The c of the condensed-branch predictions and a sentence saying where it comes from: --c, else
+    c-hat over the condensed points that have a gamma_c, else (none has) the psa.md reference value."""
+    if given is not None:
+        return given, "given with --c"
+    condensed = sum(pt.branch == "condensed" for pt in stats.points)
+    if stats.c_hat_points:
+        missing = condensed - stats.c_hat_points
+        why = f"; {missing} without a gamma_c left out" if missing else ""
+        return stats.c_hat, f"c-hat, the mean over {stats.c_hat_points} of {condensed} condensed points{why}"
+    why = "this grid has no condensed point" if not condensed else "no condensed point has a gamma_c"
+    return C_HAT_REFERENCE, (
+        f"the psa.md reference c-hat of the fig7 grid at sigma_t = 2, since c-hat is undefined here ({why}); "
+        "give --c to choose another"
+    )
 
 
 def points_csv(stats: Statistics, c: float, pinf: dict[tuple[int, int], float]) -> str:
@@ -121,14 +139,14 @@ def statistics_rows(stats: Statistics, protocol: str) -> list[tuple[str, float, 
     ]
 
 
-def markdown(sweep: Sweep, stats: Statistics, c: float, pinf: dict, model: ScoreModel) -> str:
+def markdown(sweep: Sweep, stats: Statistics, c: float, c_source: str, pinf: dict, model: ScoreModel) -> str:
     p = sweep.protocol
     lines = [
         f"# Phase transitions: protocol {p.name}, engine {sweep.engine}",
         "",
         f"sigma_t = {model.sigma_t}, variant {model.variant}, {p.seeds if sweep.engine == 'mc' else 1} replicate(s)"
         f"{f' x {p.trials} trials' if sweep.engine == 'mc' else ''}, {len(p.gammas)} gamma values on "
-        f"[{p.gammas[0]}, {p.gammas[-1]}]; condensed predictions use c = {c:.4f}",
+        f"[{p.gammas[0]}, {p.gammas[-1]}]; condensed predictions use c = {c:.4f} ({c_source})",
         "",
         "| T | d_k | branch | gamma_c (mean +- s.d.) | mean-field | condensed c (2L)^(1/4)/sqrt2 | rel. error | p_inf |",
         "|---|---|---|---|---|---|---|---|",
@@ -145,8 +163,13 @@ def markdown(sweep: Sweep, stats: Statistics, c: float, pinf: dict, model: Score
     return "\n".join(lines) + "\n"
 
 
-def summary_json(sweep: Sweep, stats: Statistics, c: float, model: ScoreModel, seed: int, backend: str) -> str:
+def summary_json(
+    sweep: Sweep, stats: Statistics, c: float, c_source: str, model: ScoreModel, seed: int | None, backend: str | None
+) -> str:
+    """The run as JSON. Only what the run used is recorded: the quad engine is deterministic and has one
+    replicate, so its seeds, trials, seed and backend are null."""
     p = sweep.protocol
+    mc = sweep.engine == "mc"
     data = {
         "schema": "attncert.phase-summary/1",
         "protocol": {
@@ -154,14 +177,17 @@ def summary_json(sweep: Sweep, stats: Statistics, c: float, model: ScoreModel, s
             "d_ks": p.d_ks,
             "Ts": p.Ts,
             "gammas": p.gammas,
-            "seeds": p.seeds,
-            "trials": p.trials,
+            "seeds": p.seeds if mc else None,
+            "trials": p.trials if mc else None,
         },
         "model": {"sigma_t": model.sigma_t, "variant": model.variant},
         "engine": sweep.engine,
-        "seed": seed,
-        "backend": backend,
+        "seed": seed if mc else None,
+        "backend": backend if mc else None,
         "condensation_constant_used": c,
+        "condensation_constant_source": c_source,
+        "c_hat_points": stats.c_hat_points,
+        "condensed_points": sum(pt.branch == "condensed" for pt in stats.points),
         "quadrature_error_estimate_max": None if sweep.error_estimate is None else float(np.nanmax(sweep.error_estimate)),
         "statistics": {name: {"attncert": value, "paper": paper} for name, value, paper in statistics_rows(stats, p.name)},
         "points": [asdict(pt) for pt in stats.points],
@@ -170,11 +196,31 @@ def summary_json(sweep: Sweep, stats: Statistics, c: float, model: ScoreModel, s
 
 
 OUTPUT_NAMES = ("points.csv", "gamma_c_per_replicate.csv", "curves.csv", "summary.md", "summary.json")
+#: why --plot draws nothing for a grid that fits neither figure
+NO_FIGURE = "--plot wrote no figure: Fig. 7 needs two or more --d-k values, Fig. 8 one --d-k value and two or more --T values"
 
 
 # --- figures -------------------------------------------------------------------------------------
+def figure_names(d_ks: Sequence[int], Ts: Sequence[int]) -> tuple[str, ...]:
+    """The PNG files ``figures`` writes for a grid: known before the sweep (the branch of a point
+    depends on (d_k, T) only), so that a folder in the way is found before any work. The crossover
+    8 ln(T - 1) grows with T: the grid has a mean-field point if its largest d_k is on that branch
+    at its smallest T, and a condensed one if its smallest d_k is condensed at its largest T."""
+    names: list[str] = []
+    if len(d_ks) > 1:
+        names.append("fig7a_gamma_c_vs_dk.png")
+        if branch(max(d_ks), min(Ts)) == "mean-field":
+            names += ["fig7b_predicted_vs_measured.png", "fig7c_error_vs_proximity.png"]
+    if len(Ts) > 1 and len(d_ks) == 1:
+        names.append("fig8a_gamma_c_vs_T.png")
+        if branch(min(d_ks), max(Ts)) == "condensed":
+            names.append("fig8c_condensed_predicted_vs_measured.png")
+    return tuple(names)
+
+
 def figures(out: Path, sweep: Sweep, stats: Statistics, c: float) -> list[Path]:
-    """Fig. 7 (a)-(c) for grids over d_k, Fig. 8 (a), (c) for the T axis at one d_k."""
+    """Fig. 7 (a)-(c) for grids over d_k, Fig. 8 (a), (c) for the T axis at one d_k: the files of
+    ``figure_names``."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -183,6 +229,8 @@ def figures(out: Path, sweep: Sweep, stats: Statistics, c: float) -> list[Path]:
     from attncert.solvers.phase import freezing_point, log_competitors, mean_field_gamma_c
 
     p = sweep.protocol
+    names = figure_names(p.d_ks, p.Ts)
+    mc = sweep.engine == "mc"
     written: list[Path] = []
 
     def save(fig, name: str) -> None:
@@ -207,18 +255,19 @@ def figures(out: Path, sweep: Sweep, stats: Statistics, c: float) -> list[Path]:
         ax.legend(loc="upper left", fontsize=8)
         save(fig, name)
 
-    if len(p.d_ks) > 1:
+    if "fig7a_gamma_c_vs_dk.png" in names:
+        # one dictionary lookup per point: a search of the point list per point was quadratic in the grid
+        by_point = {(pt.d_k, pt.T): pt for pt in stats.points}
         fig, ax = plt.subplots(figsize=(5.6, 4.2))
         for j, T in enumerate(p.Ts):
-            mean = [next(pt for pt in stats.points if pt.d_k == d and pt.T == T).gamma_c_mean for d in p.d_ks]
-            sd = [8 * next(pt for pt in stats.points if pt.d_k == d and pt.T == T).gamma_c_sd for d in p.d_ks]
+            column = [by_point[d, T] for d in p.d_ks]
             ax.errorbar(
                 p.d_ks,
-                mean,
-                yerr=sd,
+                [pt.gamma_c_mean for pt in column],
+                yerr=[8 * pt.gamma_c_sd for pt in column],
                 fmt="o",
                 color=f"C{j}",
-                label=f"T = {T} ({'MC, 8x s.d.' if sweep.engine == 'mc' else 'quadrature'})",
+                label=f"T = {T} ({'MC, 8x s.d.' if mc else 'quadrature'})",
             )
             crossover = 8 * log_competitors(T)
             dense = [d for d in _logspace(min(p.d_ks), max(p.d_ks)) if d >= crossover]
@@ -230,7 +279,7 @@ def figures(out: Path, sweep: Sweep, stats: Statistics, c: float) -> list[Path]:
         ax.legend(fontsize=8)
         save(fig, "fig7a_gamma_c_vs_dk.png")
         mf = [pt for pt in stats.points if pt.branch == "mean-field"]
-        if mf:
+        if "fig7b_predicted_vs_measured.png" in names:
             predicted_vs_measured(
                 mf,
                 lambda pt: pt.mean_field,
@@ -245,7 +294,7 @@ def figures(out: Path, sweep: Sweep, stats: Statistics, c: float) -> list[Path]:
                 title=f"(c) Spearman rho = {stats.spearman_rho:.2f} (p = {stats.spearman_p:.2f})",
             )
             save(fig, "fig7c_error_vs_proximity.png")
-    if len(p.Ts) > 1 and len(p.d_ks) == 1:
+    if "fig8a_gamma_c_vs_T.png" in names:
         d = p.d_ks[0]
         fig, ax = plt.subplots(figsize=(5.6, 4.2))
         pts = sorted(stats.points, key=lambda q: q.T)
@@ -254,7 +303,7 @@ def figures(out: Path, sweep: Sweep, stats: Statistics, c: float) -> list[Path]:
             [q.gamma_c_mean for q in pts],
             yerr=[8 * q.gamma_c_sd for q in pts],
             fmt="o",
-            label="MC (8x s.d.)",
+            label="MC (8x s.d.)" if mc else "quadrature",
         )
         ax.plot([q.T for q in pts], [c * q.freezing for q in pts], "--", label="condensed branch")
         mf_pts = [q for q in pts if q.branch == "mean-field"]
@@ -263,7 +312,7 @@ def figures(out: Path, sweep: Sweep, stats: Statistics, c: float) -> list[Path]:
         ax.legend(fontsize=8)
         save(fig, "fig8a_gamma_c_vs_T.png")
         cond = [q for q in pts if q.branch == "condensed"]
-        if cond:
+        if "fig8c_condensed_predicted_vs_measured.png" in names:
             predicted_vs_measured(
                 cond,
                 lambda q: c * q.freezing,

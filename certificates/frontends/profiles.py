@@ -241,7 +241,7 @@ def _read_npy(src: str, where: str, path: Path, ndim: tuple[int, ...]) -> np.nda
     if dtype.fields is not None or dtype.kind not in "iuf" or dtype.itemsize > 16:
         raise _fail(src, where, f"the .npy array must hold real numbers, not dtype {dtype.str!r}")
     if len(shape) not in ndim:
-        raise _fail(src, where, f"the .npy array must have {' or '.join(map(str, ndim))} dimensions, not {len(shape)}")
+        raise _fail(src, where, f"the .npy array has {len(shape)} dimensions; it must have {' or '.join(map(str, ndim))}")
     count = math.prod(shape)
     if count > MAX_NPY_ELEMENTS:
         raise _fail(src, where, f"the .npy header declares {count:,} elements; the limit is {MAX_NPY_ELEMENTS:,}")
@@ -259,19 +259,25 @@ def _read_npy(src: str, where: str, path: Path, ndim: tuple[int, ...]) -> np.nda
 
 
 def _read_column_file(src: str, where: str, path: Path) -> np.ndarray:
-    """A values file: .npy, or CSV/text with one number per row (an optional header row)."""
+    """A values file: a 1-D .npy array, or CSV/text with one number per row (an optional header
+    row), in coordinate (or level) order. A second column is an error, not an index to guess at:
+    reading one column of several once took an index column's numbers as the values."""
     if path.suffix == ".npy":
-        arr = _read_npy(src, where, path, (1, 2))
-        return arr if arr.ndim == 1 else arr[:, -1]
+        arr = _read_npy(src, where, path, (1,))
+        if not arr.size:
+            raise _fail(src, where, "the file holds no numbers")
+        return arr
     rows = _csv_rows(src, where, _read_text(src, where, path))
     values = []
     for i, row in enumerate(rows):
+        if len(row) != 1:
+            raise _fail(src, where, f"row {i + 1} has {len(row)} columns; a values file holds one number per row")
         try:
-            values.append(float(row[-1]))
+            values.append(float(row[0]))
         except ValueError:
             if i == 0:
                 continue  # a header
-            raise _fail(src, where, f"row {i + 1}: the last column is not a number") from None
+            raise _fail(src, where, f"row {i + 1}: not a number") from None
     if not values:
         raise _fail(src, where, "the file holds no numbers")
     if len(values) > MAX_COORDINATES:
@@ -316,7 +322,7 @@ def _zero_policy(
             raise _fail(
                 src,
                 f"{where[0]}[{int(zero_a[0])}]",
-                "is 0 (Def 2 needs alpha > 0); set selection.zero_policy to 'delete' or 'keep_clipped'",
+                "is 0 (Def 2 needs alpha > 0); pass --zero-policy delete or keep_clipped (or set selection.zero_policy)",
             )
         if sel.zero_policy == "keep_clipped":
             if sel.mode == "unclipped":
@@ -377,14 +383,20 @@ def _selection(src: str, raw: Any, overrides: dict[str, Any]) -> Selection:
             nu = value
         elif flag == "--mode":
             mode = value
+        elif flag == "--zero-policy":
+            # argparse checks the flag; a library caller's typo would otherwise act as 'delete'
+            if value not in ZERO_POLICIES:
+                raise ProfileError(f"--zero-policy must be one of {', '.join(ZERO_POLICIES)}, not {_show(value)}")
+            zero = value
     if d_k is None and lam is None:
         d_k = 64.0
     return Selection(clip=clip, d_k=d_k, lam=lam, nu_mag=nu, mode=mode, zero_policy=zero)
 
 
-def _levels(src: str, basis: Any) -> list[Level]:
+def _levels(src: str, basis: Any) -> tuple[list[Level], int | None]:
+    """The level list and basis.d (None when not given)."""
     if basis is None:
-        return []
+        return [], None
     basis = _object(src, "basis", basis, BASIS_KEYS)
     raw = basis.get("levels", [])
     if not isinstance(raw, list):
@@ -401,15 +413,19 @@ def _levels(src: str, basis: Any) -> list[Level]:
         if total > MAX_COORDINATES:
             raise _fail(src, "basis.levels", f"the level dims add up to more than {MAX_COORDINATES:,} coordinates")
         levels.append(Level(_string(src, f"basis.levels[{i}].name", lv.get("name", f"level{i}")), dim))
+    d = None
     if "d" in basis:
         d = _integer(src, "basis.d", basis["d"], minimum=1, maximum=MAX_COORDINATES)
         if levels and total != d:
             raise _fail(src, "basis.d", f"is {d} but the level dims sum to {total}")
-    return levels
+    return levels, d
 
 
-def _profile(src: str, name: str, raw: Any, base: Path, levels: list[Level], allow_outside: bool) -> tuple[str, np.ndarray, dict]:
-    """(granularity, ln of the normalised values, extras) for the 'target' or 'data' section."""
+def _profile(
+    src: str, name: str, raw: Any, base: Path, levels: list[Level], d: int | None, allow_outside: bool
+) -> tuple[str, np.ndarray, dict]:
+    """(granularity, ln of the normalised values, extras) for the 'target' or 'data' section;
+    ``d`` is basis.d, which sets the coordinate count when there is no level list."""
     if raw is None:
         raise _fail(src, name, "missing (an object with granularity and values)")
     raw = _object(src, name, raw, TARGET_KEYS if name == "target" else DATA_KEYS)
@@ -449,11 +465,16 @@ def _profile(src: str, name: str, raw: Any, base: Path, levels: list[Level], all
         values = _read_column_file(src, where, _reference(src, where, raw["values_file"], base, allow_outside))
     else:
         raise _fail(src, f"{name}.values", "missing (give values or values_file)")
-    expected = len(levels) if gran == "level" else (sum(lv.dim for lv in levels) if levels else values.size)
     if gran == "level" and not levels:
         raise _fail(src, "basis.levels", "level profiles need the level list")
+    if gran == "level":
+        expected, by = len(levels), "level granularity"
+    elif levels:
+        expected, by = sum(lv.dim for lv in levels), "coordinate granularity, the level dims"
+    else:
+        expected, by = values.size if d is None else d, "coordinate granularity, basis.d"
     if values.size != expected:
-        raise _fail(src, where, f"has length {values.size}, expected {expected} ({gran} granularity)")
+        raise _fail(src, where, f"has length {values.size}, expected {expected} ({by})")
     return gran, _log_normalise(src, where, values, kind), extras
 
 
@@ -505,12 +526,13 @@ def _bootstrap(src: str, raw: Any, base: Path, n: int, allow_outside: bool) -> t
             arr = _read_npy(src, where, path, (1, 2))
         else:
             rows = _csv_rows(src, where, _read_text(src, where, path))
+            for i, row in enumerate(rows):
+                if len(row) != len(rows[0]):
+                    raise _fail(src, where, f"row {i + 1} has {len(row)} columns, row 1 has {len(rows[0])}")
             try:
                 arr = np.array([[float(c) for c in row] for row in rows], dtype=float)
             except ValueError:
                 raise _fail(src, where, "every field must be a number") from None
-            if arr.ndim != 2 and arr.size:
-                raise _fail(src, where, "rows have different numbers of columns")
         arr = np.atleast_2d(arr)
         if arr.shape[0] == 0 or arr.size == 0:
             raise _fail(src, where, "the file holds no replicates")
@@ -580,9 +602,9 @@ def _from_document(src: str, doc: Any, base: Path, overrides: dict[str, Any], al
     if task is not None:
         _string(src, "task", task)
     sel = _selection(src, doc.get("selection"), overrides)
-    levels = _levels(src, doc.get("basis"))
-    g_t, la, _ = _profile(src, "target", doc.get("target"), base, levels, allow_outside)
-    g_d, lt, extras = _profile(src, "data", doc.get("data"), base, levels, allow_outside)
+    levels, d = _levels(src, doc.get("basis"))
+    g_t, la, _ = _profile(src, "target", doc.get("target"), base, levels, d, allow_outside)
+    g_d, lt, extras = _profile(src, "data", doc.get("data"), base, levels, d, allow_outside)
     if g_t != g_d:
         raise _fail(src, "data.granularity", f"the target is per {g_t} but the data per {g_d}; give both alike")
     if la.size != lt.size:
@@ -629,7 +651,13 @@ def _from_csv(src: str, path: Path, sel: Selection) -> Profiles:
     match = [k for k in layouts if set(k) <= set(header)]
     if not match:
         raise _fail(src, "(header)", "expected columns j,level,alpha,tau or j,level,w_hat,sigma2_hat or level,name,dim,a,s")
+    # an ambiguous header is an error rather than resolved by a rule the user cannot see
+    if len(match) > 1:
+        raise _fail(src, "(header)", f"holds both {','.join(match[0])} and {','.join(match[1])}; keep one set of columns")
     cols = match[0]
+    repeated = next((name for name in cols if header.count(name) > 1), None)
+    if repeated is not None:
+        raise _fail(src, "(header)", f"column {repeated} appears {header.count(repeated)} times")
     gran, kind_t, kind_d = layouts[cols]
     body = rows[1:]
     if len(body) > MAX_COORDINATES:
@@ -700,15 +728,57 @@ class _Missing:
     """Marks a document that could not be parsed (distinct from a JSON null document)."""
 
 
+class _Repeated(dict):
+    """A JSON object that gave ``key`` more than once: json keeps the last silently, so a second
+    "target" block or {"C": 4, "C": 1} would replace the first without a word."""
+
+    key: str
+
+
+def _json_object(pairs: list[tuple[str, Any]], repeats: list[_Repeated]) -> dict:
+    """The object_pairs_hook of profile JSON: a plain dict, or a _Repeated one noted in ``repeats``."""
+    obj = dict(pairs)
+    if len(obj) == len(pairs):
+        return obj
+    seen: set[str] = set()
+    repeated = _Repeated(obj)
+    for key, _ in pairs:
+        if key in seen:
+            repeated.key = key
+            break
+        seen.add(key)
+    repeats.append(repeated)
+    return repeated
+
+
+def _repeated_key(doc: Any) -> str | None:
+    """The field path (as in error messages) of the first repeated key, in document order; the
+    walk is run only when the parser saw one, so long value lists cost nothing otherwise."""
+    stack: list[tuple[str, Any]] = [("", doc)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, _Repeated):
+            return f"{where}.{value.key}" if where else value.key
+        if isinstance(value, dict):
+            children = [(f"{where}.{k}" if where else k, v) for k, v in value.items()]
+        elif isinstance(value, list):
+            children = [(f"{where}[{i}]", v) for i, v in enumerate(value)]
+        else:
+            continue
+        stack.extend(c for c in reversed(children) if isinstance(c[1], dict | list))
+    return None
+
+
 def parse_document(src: str, path: Path) -> Any:
     """The JSON or TOML document of ``path``; syntax errors, too-deep nesting and out-of-range
     numbers are ProfileErrors."""
     suffix = path.suffix.lower()
     text = _read_text(src, "(file)", path, MAX_DOCUMENT_BYTES)
     doc: Any = _Missing
+    repeats: list[_Repeated] = []
     try:
         if suffix == ".json":
-            doc = json.loads(text)
+            doc = json.loads(text, object_pairs_hook=lambda pairs: _json_object(pairs, repeats))
         elif suffix == ".toml":
             doc = tomllib.loads(text)
     except json.JSONDecodeError as exc:
@@ -721,6 +791,9 @@ def parse_document(src: str, path: Path) -> Any:
         raise ProfileError(f"{src}: (syntax): a number is too long") from None
     if doc is _Missing:
         raise ProfileError(f"{src}: unknown file type {suffix!r}; use .json, .toml or .csv")
+    repeated = _repeated_key(doc) if repeats else None
+    if repeated is not None:
+        raise _fail(src, repeated, "the key is given more than once; give it once")
     return doc
 
 
@@ -728,15 +801,16 @@ def load_profiles(path: str | Path, *, overrides: dict[str, Any] | None = None, 
     """Read and validate a profile file.
 
     ``overrides`` are selection options from the command line, keyed by their flags (``--C``,
-    ``--mode``, ``--d-k``, ``--nu-mag``); the bare names ``C``, ``mode``, ``d_k``, ``nu_mag`` are
-    accepted too. ``allow_outside`` lets file references leave the profile's folder."""
+    ``--mode``, ``--d-k``, ``--nu-mag``, ``--zero-policy``); the bare names ``C``, ``mode``,
+    ``d_k``, ``nu_mag``, ``zero_policy`` are accepted too. ``allow_outside`` lets file references
+    leave the profile's folder."""
     path = Path(path)
     src = str(path)
     if not path.exists():
         raise ProfileError(f"{src}: file not found")
     if not path.is_file():
         raise ProfileError(f"{src}: not a regular file")
-    flags = {"C": "--C", "mode": "--mode", "d_k": "--d-k", "nu_mag": "--nu-mag"}
+    flags = {"C": "--C", "mode": "--mode", "d_k": "--d-k", "nu_mag": "--nu-mag", "zero_policy": "--zero-policy"}
     over = {flags.get(k, k): v for k, v in (overrides or {}).items() if v is not None}
     if path.suffix.lower() == ".csv":
         return _from_csv(src, path, _selection(src, None, over))
