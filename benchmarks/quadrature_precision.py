@@ -12,6 +12,9 @@ so phi^m and the sums after it run in long double too. Prints the largest |A - A
 The long-double route shares the code's y-grid, so it cannot see what lies below the table. ``--grid lower-end``
 takes the tests' direct route instead (``direct_one_minus_a``: 1 - A by scipy's quad, no table, sigma_t = 0) at
 T = 10^6 where the t-window meets the phi table's lower end, and prints the largest |(1 - A) - (1 - A)_ref|.
+``--grid swapped`` takes the tests' ``swapped_order_a`` (the average over the target score taken first,
+Gauss-Legendre panels, no grid in common with the code) for sigma_t > 0, distractor s.d. up to 528, on both
+outer routes, and prints the largest |A - A_ref| per route and T.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from attncert.solvers.score_model import VARIANTS, ScoreModel
 
 # the tests' reference itself, not a copy of it
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from test_phase import direct_one_minus_a, ld_phi_complement_table
+from test_phase import direct_one_minus_a, ld_phi_complement_table, swapped_order_a
 
 GRIDS = {
     # sigma_t, gammas, d_ks, Ts; every variant
@@ -80,9 +83,37 @@ def lower_end_differences(spacing: float) -> tuple[float, tuple]:
     return worst
 
 
+# sigma_t, gammas, d_ks, Ts for --grid swapped (every variant): gamma 16 puts s at 512 (t4) and 528 (t3t4)
+SWAPPED = ((0.5, 2.0, 2.5, 20.0, 1000.0), (0.3, 1.0, 3.0, 8.0, 16.0), (1, 16, 338), (3, 200, 10**6))
+
+
+def swapped_differences(spacing: float) -> tuple[dict[tuple[str, int], tuple[float, tuple]], int, int]:
+    """{(route, T): (largest |A - A_ref|, (sigma_t, variant, gamma, d_k, A_ref, error estimate))} against
+    ``swapped_order_a``, the number of values, and how many lie farther from A_ref than both the printed error
+    estimate and the tests' rounding allowance 2e-16 + 5e-16 A_ref. route is "Z_0" or "target score"."""
+    sigma_ts, gammas, d_ks, Ts = SWAPPED
+    worst: dict[tuple[str, int], tuple[float, tuple]] = {}
+    count = beyond = 0
+    for sigma_t, variant, gamma in itertools.product(sigma_ts, VARIANTS, gammas):
+        model = ScoreModel(sigma_t=sigma_t, variant=variant)
+        s = model.distractor_sd(gamma)
+        route = "target score" if sigma_t * s / 2 > max(1.0, s) else "Z_0"
+        ours = sq.softmax_mass_quadrature(model, d_ks=d_ks, Ts=Ts, gammas=[gamma], spacing=spacing)
+        reference = swapped_order_a(model, gamma, d_ks, Ts)
+        gap, estimate = np.abs(ours.values[:, :, 0] - reference), ours.error_estimate[:, :, 0]
+        count += gap.size
+        beyond += int(np.sum(gap > np.maximum(estimate, 2e-16 + 5e-16 * reference)))
+        for (d_i, t_i), value in np.ndenumerate(gap):
+            key = (route, Ts[t_i])
+            if value >= worst.get(key, (-1.0, ()))[0]:
+                where = (sigma_t, variant, gamma, d_ks[d_i], float(reference[d_i, t_i]), float(estimate[d_i, t_i]))
+                worst[key] = (value, where)
+    return dict(sorted(worst.items())), count, beyond
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    grids = [*sorted(GRIDS), "lower-end"]
+    grids = [*sorted(GRIDS), "lower-end", "swapped"]
     parser.add_argument("--grid", choices=grids, default="wide", help="which grid of points (default: wide)")
     parser.add_argument("--spacing", type=float, default=0.1, help="the quadrature's grid spacing (default: 0.1)")
     args = parser.parse_args(argv)
@@ -91,6 +122,14 @@ def main(argv: list[str] | None = None) -> int:
         value, where = lower_end_differences(args.spacing)
         print(f"{len(LOWER_END)} values at T = 10^6, sigma_t = 0, spacing {args.spacing}, {time.perf_counter() - start:.0f} s")
         print(f"max |(1 - A) - (1 - A)_ref| = {value:.1e} at (variant, gamma, d_k) = {where}")
+        return 0
+    if args.grid == "swapped":
+        found, count, beyond = swapped_differences(args.spacing)
+        print(f"{count} values, grid 'swapped', spacing {args.spacing}, {time.perf_counter() - start:.0f} s")
+        for (route, T), (value, where) in found.items():
+            place = f"(sigma_t, variant, gamma, d_k) = {where[:4]}, A_ref {where[4]:.4g}, estimate {where[5]:.1e}"
+            print(f"{route:>12}, T = {T:>9,}: max |A - A_ref| = {value:.1e} at {place}")
+        print(f"{beyond} values farther from A_ref than both their error estimate and 2e-16 + 5e-16 A_ref")
         return 0
     worst, count = largest_differences(args.grid, args.spacing)
     print(f"{count} values, grid {args.grid!r}, spacing {args.spacing}, {time.perf_counter() - start:.0f} s")

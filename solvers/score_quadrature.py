@@ -14,10 +14,13 @@ The outer average over Z_0 is a trapezoid in Z_0 while the target noise tau is a
 the scale on which F climbs; beyond it (sigma_t > 2) it is taken over the target score
 a = mu + tau Z_0 instead (``_average_over_the_target_score``). All integrals are trapezoid sums on
 uniform grids of smooth, rapidly decaying integrands (spectrally accurate); the error estimate is
-the change when every grid spacing is doubled. Truncations are placed where the neglected mass is
-at most 1e-15: phi = 1 for y < -10.5s - 60 (1 - phi < 1e-25 there, so phi^m = 1 to 1e-19 for every
-m <= 10^6), phi = 0 for y > 9s + 5, the t-window is y + a in [-40, 4.5] (4e-18), and the outer Z_0
-integral stops at 8 s.d. (1e-15).
+the change when every grid spacing is doubled, which sees neither rounding (a few units in the last
+place of A: up to 5e-16 at s = 512, against tests/test_phase.py's ``swapped_order_a``) nor a truncation
+(or a bias of the node positions, see ``_conditional_masses``).
+Truncations are therefore placed where the neglected mass is at most 4e-18: phi = 1 for
+y < -10.5s - 60 (1 - phi < 1e-25 there, so phi^m = 1 to 1e-19 for every m <= 10^6), phi = 0 for
+y > 9s + 5, the t-window is y + a in [-40, 4.5] (4e-18), and the outer Z_0 integral stops at 9 s.d.
+(2e-19).
 """
 
 from __future__ import annotations
@@ -43,7 +46,10 @@ _Z_MAX = 9.0  # standard normal mass beyond 9 s.d. is 1e-19
 # and A as far off at T = 10^6 wherever the t-window sat just below the table (set 136).
 _Z_LEFT = 10.5
 _Y_LEFT = 60.0
-_Z0_MAX = 8.0  # for the outer Z_0 integral, whose integrand is at most 1: neglected mass 1e-15
+# the outer Z_0 integral's reach, whose integrand is at most 1: neglected mass 2e-19. At 8 s.d. (1e-15) A was
+# up to 7.8e-16 below a route that averages over the target score first (tests/test_phase.py,
+# swapped_order_a), seven times the printed error estimate: a truncation bias, which step doubling cannot see
+_Z0_MAX = 9.0
 # lower end of the t-window in y + a: neglected mass 1 - exp(-e^-40) = 4e-18. The truncation biases
 # A one way and step doubling cannot see it, so it must sit below the printed error estimate
 # (at -23 the bias, 1e-10, was seven times the estimate on the fig7 grid).
@@ -141,8 +147,12 @@ def _conditional_masses(a: np.ndarray, tables: dict[int, np.ndarray], y0: float,
     window = math.ceil((_V_HI - _W_LO) / h) + 1
     start = np.ceil((_W_LO - a - y0) / h).astype(np.int64)
     idx = start[:, None] + np.arange(window)[None, :]
-    w = y0 + h * idx + a[:, None]
-    weight = h * np.exp(w - np.exp(w))
+    # the weight e^w exp(-e^w) at the nodes w = y0 + h idx + a: e^w is formed as e^{y0 + h start + a} e^{h j}
+    # (j = idx - start) from long-double exponents, which places every node to 1e-16. In double, y0 + h idx
+    # carried the rounding of |y0| (7e-15 at s = 2) into every node, and F_1 was up to 1.0e-15 low (a bias)
+    ld = np.longdouble
+    e_w = np.exp(ld(y0) + ld(h) * start + a.astype(ld)).astype(float)[:, None] * np.exp(ld(h) * np.arange(window)).astype(float)
+    weight = h * e_w * np.exp(-e_w)
     # table index: y-index + 1, clipped to the padding at both ends (phi^m = 1 below, 0 above: _table_ends)
     padded = np.minimum(np.maximum(idx + 1, 0), len(next(iter(tables.values()))) - 1)
     return {m: np.sum(weight * table[padded], axis=1) for m, table in tables.items()}
@@ -179,7 +189,7 @@ def work_and_memory(
 
 def _observable(model: ScoreModel, d_ks, Ts, gammas, h: float, on_gamma=None) -> np.ndarray:
     out = np.zeros((len(d_ks), len(Ts), len(gammas)))
-    z0 = _symmetric_nodes(_Z0_MAX, h)  # Z_0 nodes; the mass beyond 8 s.d. is 1e-15
+    z0 = _symmetric_nodes(_Z0_MAX, h)  # Z_0 nodes; the mass beyond 9 s.d. is 2e-19
     w0 = _normal_pdf(z0) * h
     ms = sorted({T - 2 for T in Ts})
     for g_i, gamma in enumerate(gammas):
