@@ -575,3 +575,27 @@ def test_ragged_bootstrap_csv_says_what_is_wrong(tmp_path, capsys):
     doc = _doc(alpha=(1, 2, 3), tau=(3, 2, 1), bootstrap={"target_replicates_file": "rag.csv", "data_replicates_file": "ok.csv"})
     message = "bootstrap.target_replicates_file: row 2 has 2 columns, row 1 has 3"
     usage_error(["grades", _write(tmp_path, doc)], capsys, message, tmp_path)
+
+
+def test_bootstrap_unit_is_a_label(tmp_path, capsys):
+    """bootstrap.unit names the resampling unit (gllm.md §4.3: "treebank sentence"); anything but a string
+    was accepted silently."""
+    (tmp_path / "ok.csv").write_text("1,2,3\n3,2,1\n")
+    boot = {"target_replicates_file": "ok.csv", "data_replicates_file": "ok.csv", "unit": {"x": [1]}}
+    doc = _doc(alpha=(1, 2, 3), tau=(3, 2, 1), bootstrap=boot)
+    usage_error(["grades", _write(tmp_path, doc)], capsys, "bootstrap.unit: must be a string", tmp_path)
+    boot["unit"] = "treebank sentence"
+    profiles = load_profiles(_write(tmp_path, _doc(alpha=(1, 2, 3), tau=(3, 2, 1), bootstrap=boot), "ok.json"))
+    assert profiles.bootstrap_alpha.shape == (2, 3)
+
+
+@pytest.mark.parametrize("centered", [True, False, None])
+def test_report_records_whether_the_data_moments_are_centred(centered, tmp_path):
+    """gllm.md E8: Def 2 uses uncentred second moments, Sec 7.2's estimator is centred, and the tool should
+    record which was used; the JSON report carries data.centered as given (null when the file is silent)."""
+    doc = _doc()
+    if centered is not None:
+        doc["data"]["centered"] = centered
+    out = tmp_path / "report.json"
+    assert main(["grades", str(_write(tmp_path, doc)), "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["data_centered"] is centered

@@ -221,6 +221,8 @@ def report_json(rep: GradeReport) -> dict:
             "task": p.task,
             "granularity": p.granularity,
             "selection": p.selection,
+            # which second moments the data profile holds (gllm.md E8: the tool records it; null when not given)
+            "data_centered": p.centered,
             "bc": rep.bc,
             "lambda_star": rep.bc**2,
             "lambda_star_c": opt.value,

@@ -516,6 +516,8 @@ def _bootstrap(src: str, raw: Any, base: Path, n: int, allow_outside: bool) -> t
     if raw is None:
         return None, None
     raw = _object(src, "bootstrap", raw, BOOTSTRAP_KEYS)
+    if "unit" in raw:  # a label (gllm.md §4.3: "treebank sentence"), checked like the other strings
+        _string(src, "bootstrap.unit", raw["unit"])
     arrays = []
     for key in ("target_replicates_file", "data_replicates_file"):
         where = f"bootstrap.{key}"
