@@ -56,6 +56,9 @@ def test_bad_examples_fail_the_schema_or_the_semantic_checks(path):
         {"target": {"granularity": "geometric", "nu": 0.6, "kind": "energies"}},
         {"candidates": [{"name": "x", "q": [0, 1], "g": [1, 2]}]},
         {"task": 3},
+        # the loader's size limit (MAX_COORDINATES), which the schema once put at 10^7
+        {"basis": {"d": 2_000_001}},
+        {"basis": {"levels": [{"index": 0, "name": "x", "dim": 2_000_001}]}},
     ],
 )
 def test_schema_and_validator_reject_the_same_structural_errors(patch, tmp_path):
