@@ -599,3 +599,16 @@ def test_report_records_whether_the_data_moments_are_centred(centered, tmp_path)
     out = tmp_path / "report.json"
     assert main(["grades", str(_write(tmp_path, doc)), "--json", str(out)]) == 0
     assert json.loads(out.read_text())["data_centered"] is centered
+
+
+def test_terminal_escapes_in_names_are_shown_not_sent(tmp_path, capsys):
+    """Names from a profile reach the terminal: an ESC or BEL from the file would recolour, clear or retitle it.
+    Control and format characters are printed as escapes, in the report and in error lines."""
+    doc = _doc(task="t\x1b]0;title\x07x", candidates=[{"name": "c\x1b[2J", "q": [0, 0, 1]}])
+    doc["basis"]["levels"][0]["name"] = "l\x1b[31m0\u202e"
+    out = solved(["grades", _write(tmp_path, doc)], capsys)
+    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
+    for shown in ("t\\x1b]0;title\\x07x", "c\\x1b[2J", "l\\x1b[31m0\\u202e"):
+        assert shown in out
+    err = usage_error(["grades", _write(tmp_path, "[1]", "p\x1b[2J.json")], capsys, "p\\x1b[2J.json", tmp_path)
+    assert "\x1b" not in err

@@ -15,7 +15,15 @@ import os
 import re
 import sys
 
-from attncert.certificates.frontends.common import EXIT_INTERRUPTED, EXIT_USAGE, Parser, UsageError, path_arg, writable
+from attncert.certificates.frontends.common import (
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    Parser,
+    UsageError,
+    path_arg,
+    printable,
+    writable,
+)
 
 # The choices below are spelled out so that parsing imports no numerical module; a test checks
 # each against the tuple it mirrors (registry.PAPERS, backend.BACKENDS, ...).
@@ -258,7 +266,8 @@ def main(argv: list[str] | None = None) -> int:
         from rich.console import Console
         from rich.markup import escape
 
-        message = " ".join(str(exc).split())  # one line, even when a path holds a newline
+        # one line, even when a path holds a newline, and no terminal escape from a file name or value
+        message = printable(" ".join(str(exc).split()))
         Console(stderr=True, soft_wrap=True).print(f"[bold red]attncert: error:[/] {escape(message)}", highlight=False)
         return EXIT_USAGE
     except KeyboardInterrupt:  # every command writes its files at the end, atomically, or all or none

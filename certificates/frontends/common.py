@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import tempfile
+import unicodedata
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NoReturn
@@ -41,6 +42,13 @@ def _probe(folder: Path) -> str | None:
     except OSError as exc:
         return exc.strerror or type(exc).__name__
     return None
+
+
+def printable(text: str) -> str:
+    """``text`` with every control or format character (Unicode category Cc or Cf: ESC, BEL, bidi marks...)
+    written as an escape such as \\x1b: a name from a profile file reaches the terminal, where an ANSI or OSC
+    sequence would recolour, clear or retitle it."""
+    return "".join(ch if unicodedata.category(ch) not in ("Cc", "Cf") else ascii(ch)[1:-1] for ch in text)
 
 
 def path_arg(path: str) -> Path:

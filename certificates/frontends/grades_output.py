@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from attncert.certificates.frontends.common import UsageError, to_jsonable
+from attncert.certificates.frontends.common import UsageError, printable, to_jsonable
 from attncert.certificates.frontends.grades_report import GradeReport
 from attncert.solvers import grades as gs
 
@@ -137,7 +137,7 @@ def _left_out(console: Console, n: int) -> None:
 def print_report(console: Console, rep: GradeReport) -> None:
     p, sel, opt = rep.profiles, rep.profiles.selection, rep.optimum
     lam, g_name, q_name = OPTIMUM_SYMBOLS[sel.mode]
-    head = Text.assemble((p.source, "bold"), f" ({p.task})" if p.task else "")
+    head = Text.assemble((printable(p.source), "bold"), f" ({printable(p.task)})" if p.task else "")
     head.append(f": {p.alpha.size} {p.granularity}s, mode {sel.mode}, C = {sel.clip:g}, lambda = e^{sel.log_lambda:.6g}")
     console.print(head)
     summary = Table("quantity", "value", header_style="bold", show_header=False)
@@ -166,7 +166,7 @@ def print_report(console: Console, rep: GradeReport) -> None:
             if j is None:
                 t.add_row("...", "", "", "", "")
             else:
-                t.add_row(Text(names[j]), f"{p.alpha[j]:.4f}", f"{p.tau[j]:.4f}", _g(opt.g[j]), f"{rep.q[j]:.4g}")
+                t.add_row(Text(printable(names[j])), f"{p.alpha[j]:.4f}", f"{p.tau[j]:.4f}", _g(opt.g[j]), f"{rep.q[j]:.4g}")
         console.print(t)
         _left_out(console, len(names))
     elif rep.level_summary:
@@ -176,7 +176,7 @@ def print_report(console: Console, rep: GradeReport) -> None:
                 t.add_row("...", "", "")
             else:
                 name, g, q = rep.level_summary[k]
-                t.add_row(Text(name), _g(g), f"{q:.4g}")
+                t.add_row(Text(printable(name)), _g(g), f"{q:.4g}")
         console.print(t)
         _left_out(console, len(rep.level_summary))
     if rep.candidates:
@@ -192,7 +192,7 @@ def print_report(console: Console, rep: GradeReport) -> None:
         )
         for c in rep.candidates:
             t.add_row(
-                Text(c.name),
+                Text(printable(c.name)),
                 f"{c.certificate:+.4g}",
                 f"{c.gain_value:.4f}" if math.isfinite(c.gain_value) else f"e^{c.log_gain_value:.6g}",
                 "yes" if c.in_admissible_cone else "no",
@@ -203,9 +203,9 @@ def print_report(console: Console, rep: GradeReport) -> None:
         console.print(t)
         for c in rep.candidates:
             if c.warning:
-                console.print(Text.assemble(("warning", "bold yellow"), f" {c.name}: {c.warning}"))
+                console.print(Text.assemble(("warning", "bold yellow"), f" {printable(c.name)}: {printable(c.warning)}"))
     for note in rep.notes:
-        console.print(Text(f"note: {note}"))
+        console.print(Text(f"note: {printable(note)}"))
 
 
 def report_json(rep: GradeReport) -> dict:

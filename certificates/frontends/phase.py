@@ -30,6 +30,7 @@ from attncert.certificates.frontends.common import (
     UsageError,
     all_or_nothing,
     preflight_folder,
+    printable,
     write_all,
 )
 from attncert.solvers.backend import BackendUnavailable, get_backend
@@ -352,5 +353,5 @@ def _run(args, console: Console, protocol: Protocol, model: ScoreModel, backend,
                     written += out.figures(args.out, sweep, stats, c)
         except OSError as exc:
             raise UsageError(f"--out {args.out}: cannot write ({exc.strerror or type(exc).__name__})") from None
-        console.print(f"wrote {len(written)} files to {args.out}", markup=False, highlight=False)
+        console.print(f"wrote {len(written)} files to {printable(str(args.out))}", markup=False, highlight=False)
     return EXIT_OK
