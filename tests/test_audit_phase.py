@@ -318,3 +318,18 @@ def test_plain_lists_parse_and_a_repeat_is_refused(capsys, monkeypatch):
     assert "--d-k must be an integer in [1, 1,000,000], not -4" in capsys.readouterr().err
     assert main(["phase", "--protocol", "custom", "--d-k", "4,8,4", "--T", "10"]) == 2
     assert "argument --d-k: 4 is given more than once" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("extra", "comparable"),
+    [([], True), (["--sigma-t", "3"], False), (["--variant", "key-only"], False), (["--gamma-points", "31"], False)],
+)
+def test_paper_values_stand_only_beside_the_papers_setting(extra, comparable, tmp_path, capsys):
+    """The paper's fig7 statistics are for sigma_t = 2, variant t4 on the fig7 grid. --sigma-t 3 printed the
+    paper's r = 0.9876 beside the run's own 0.977, as if the paper had measured that model."""
+    assert main(["phase", "--protocol", "fig7", "--engine", "quad", *extra, "--out", str(tmp_path)]) == 0
+    stdout = _flat(capsys.readouterr().out)
+    stats = json.loads((tmp_path / "summary.json").read_text())["statistics"]
+    assert stats["mean-field Pearson r"]["paper"] == (0.9876 if comparable else None)
+    assert ("the paper column is empty" in stdout) is not comparable
+    assert ("| 0.9876 |" in (tmp_path / "summary.md").read_text()) is comparable

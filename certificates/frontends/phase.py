@@ -326,7 +326,13 @@ def _run(args, console: Console, protocol: Protocol, model: ScoreModel, backend,
         )
     console.print(table)
     st = Table("statistic", "attncert", "paper", header_style="bold")
-    for name, value, paper in out.statistics_rows(stats, protocol.name):
+    comparable = out.paper_comparable(protocol, model)
+    if protocol.name in PROTOCOLS and not comparable:
+        notes.append(
+            f"the paper column is empty: the paper's {protocol.name} statistics are for sigma_t = 2, variant t4 on the "
+            "protocol's own grid"
+        )
+    for name, value, paper in out.statistics_rows(stats, protocol.name, comparable):
         st.add_row(name, f"{value:.4f}", "-" if paper is None else f"{paper}")
     console.print(st)
     if sweep.error_estimate is not None:

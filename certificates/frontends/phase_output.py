@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from attncert.certificates.frontends.common import to_jsonable
-from attncert.solvers.phase import C_HAT_REFERENCE, PAPER_STATISTICS, Statistics, Sweep, branch
+from attncert.solvers.phase import C_HAT_REFERENCE, PAPER_STATISTICS, PROTOCOLS, Protocol, Statistics, Sweep, branch
 from attncert.solvers.score_model import ScoreModel
 from attncert.solvers.score_quadrature import plateau_quadrature
 
@@ -112,13 +112,23 @@ def curves_csv(sweep: Sweep) -> str:
     return _csv(["d_k", "T", "replicate", "gamma", "A"], rows)
 
 
-def statistics_rows(stats: Statistics, protocol: str) -> list[tuple[str, float, float | None]]:
+def paper_comparable(protocol: Protocol, model: ScoreModel) -> bool:
+    """Whether the paper's printed statistics describe this run: a named protocol on its own (d_k, T,
+    gamma) grid with the paper's model (sigma_t = 2, variant t4). --sigma-t 3 on fig7 once printed the
+    paper's r = 0.9876 beside its own 0.977, as if the paper had measured that model."""
+    base = PROTOCOLS.get(protocol.name)
+    same_grid = base is not None and (protocol.d_ks, protocol.Ts, protocol.gammas) == (base.d_ks, base.Ts, base.gammas)
+    return same_grid and model == ScoreModel()
+
+
+def statistics_rows(stats: Statistics, protocol: str, comparable: bool = True) -> list[tuple[str, float, float | None]]:
     """(name, measured, the paper's printed value or None) for the statistics of Fig. 7 / Fig. 8.
 
     The paper prints the mean-field statistics for the fig7 grid and the on-branch (condensed)
-    statistics for the T axis; other protocols have no printed counterpart."""
+    statistics for the T axis; other protocols, and runs that are not ``paper_comparable``, have no
+    printed counterpart."""
     paper = PAPER_STATISTICS
-    fig7, taxis = protocol == "fig7", protocol == "taxis"
+    fig7, taxis = comparable and protocol == "fig7", comparable and protocol == "taxis"
     return [
         ("mean-field Pearson r", stats.mf_pearson_r, paper["mean_field_pearson_r"] if fig7 else None),
         (
@@ -158,7 +168,7 @@ def markdown(sweep: Sweep, stats: Statistics, c: float, c_source: str, pinf: dic
             f"{pt.rel_error:.2%} | {pinf.get((pt.d_k, pt.T), math.nan):.3f} |"
         )
     lines += ["", "| statistic | attncert | paper |", "|---|---|---|"]
-    for name, value, paper in statistics_rows(stats, p.name):
+    for name, value, paper in statistics_rows(stats, p.name, paper_comparable(p, model)):
         lines.append(f"| {name} | {value:.4f} | {'-' if paper is None else paper} |")
     return "\n".join(lines) + "\n"
 
@@ -189,7 +199,10 @@ def summary_json(
         "c_hat_points": stats.c_hat_points,
         "condensed_points": sum(pt.branch == "condensed" for pt in stats.points),
         "quadrature_error_estimate_max": None if sweep.error_estimate is None else float(np.nanmax(sweep.error_estimate)),
-        "statistics": {name: {"attncert": value, "paper": paper} for name, value, paper in statistics_rows(stats, p.name)},
+        "statistics": {
+            name: {"attncert": value, "paper": paper}
+            for name, value, paper in statistics_rows(stats, p.name, paper_comparable(p, model))
+        },
         "points": [asdict(pt) for pt in stats.points],
     }
     return json.dumps(to_jsonable(data), indent=2) + "\n"
