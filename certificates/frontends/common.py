@@ -51,6 +51,14 @@ def printable(text: str) -> str:
     return "".join(ch if unicodedata.category(ch) not in ("Cc", "Cf") else ascii(ch)[1:-1] for ch in text)
 
 
+def both_ends(n: int, per_end: int) -> list[int | None]:
+    """Row indices of a terminal table of ``n`` rows: all of them, or the first and last ``per_end`` with None
+    where the gap goes (rich lays a table out in seconds per thousand rows; the files hold every row)."""
+    if n <= 2 * per_end:
+        return list(range(n))
+    return [*range(per_end), None, *range(n - per_end, n)]
+
+
 def path_arg(path: str) -> Path:
     """An argparse type: a non-empty path (``Path("")`` would silently mean the current folder)."""
     if not path:

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from attncert.certificates.frontends.common import UsageError, printable, to_jsonable
+from attncert.certificates.frontends.common import UsageError, both_ends, printable, to_jsonable
 from attncert.certificates.frontends.grades_report import GradeReport
 from attncert.solvers import grades as gs
 
@@ -122,13 +122,6 @@ def _g(x: float) -> str:
     return f"{x:.4f}" if math.isfinite(x) and abs(x) < 1e6 else f"{x:.4g}"
 
 
-def _shown_rows(n: int) -> list[int | None]:
-    """Row indices of a table of ``n`` rows: all of them, or both ends with None for the gap."""
-    if n <= 2 * TABLE_END_ROWS:
-        return list(range(n))
-    return [*range(TABLE_END_ROWS), None, *range(n - TABLE_END_ROWS, n)]
-
-
 def _left_out(console: Console, n: int) -> None:
     if n > 2 * TABLE_END_ROWS:
         console.print(f"{n - 2 * TABLE_END_ROWS:,} of {n:,} levels left out of this table; --json PATH writes all of them")
@@ -162,7 +155,7 @@ def print_report(console: Console, rep: GradeReport) -> None:
     if p.granularity == "level" or p.alpha.size <= 16:
         names = [lv.name for lv in p.levels] if p.granularity == "level" and p.levels else [str(j) for j in range(p.alpha.size)]
         t = Table("level" if p.granularity == "level" else "coordinate", "alpha", "tau", g_name, q_name, header_style="bold")
-        for j in _shown_rows(len(names)):
+        for j in both_ends(len(names), TABLE_END_ROWS):
             if j is None:
                 t.add_row("...", "", "", "", "")
             else:
@@ -171,7 +164,7 @@ def print_report(console: Console, rep: GradeReport) -> None:
         _left_out(console, len(names))
     elif rep.level_summary:
         t = Table("level", f"mean {g_name}", f"mean {q_name}", header_style="bold", title="per-coordinate solve, by level")
-        for k in _shown_rows(len(rep.level_summary)):
+        for k in both_ends(len(rep.level_summary), TABLE_END_ROWS):
             if k is None:
                 t.add_row("...", "", "")
             else:

@@ -29,6 +29,7 @@ from attncert.certificates.frontends.common import (
     EXIT_OK,
     UsageError,
     all_or_nothing,
+    both_ends,
     preflight_folder,
     printable,
     write_all,
@@ -307,13 +308,13 @@ def _run(args, console: Console, protocol: Protocol, model: ScoreModel, backend,
     rows = sorted(stats.points, key=lambda q: (q.T, q.d_k))
     if len(rows) > TABLE_ROWS:
         # rich lays a table out in seconds per thousand rows (38 s for 30,000): show both ends of the grid
-        hidden = len(rows) - TABLE_ROWS
         where = "all are in points.csv and summary.md" if args.out is not None else "--out DIR writes them all"
         notes.append(f"the table shows the first and last {TABLE_ROWS // 2} of {len(rows):,} points; {where}")
-        rows = rows[: TABLE_ROWS // 2] + rows[-(TABLE_ROWS // 2) :]
-    for k, pt in enumerate(rows):
-        if len(rows) < len(stats.points) and k == TABLE_ROWS // 2:
-            table.add_row(*["..."] * 3, f"({hidden:,} points not shown)", *["..."] * 4)
+    for k in both_ends(len(rows), TABLE_ROWS // 2):
+        if k is None:
+            table.add_row(*["..."] * 3, f"({len(rows) - TABLE_ROWS:,} points not shown)", *["..."] * 4)
+            continue
+        pt = rows[k]
         table.add_row(
             str(pt.T),
             str(pt.d_k),
